@@ -1,0 +1,88 @@
+// swift-tools-version: 6.0
+//
+// SoundEngine: a Wwise-shaped sound engine with iOS audio-session semantics on PulseAudio.
+// Layout and the reasons for each cut: docs/architecture.md. Arrows only point down:
+//
+//   SoundEngine ──► SoundSession, SoundMixer, SoundDecoding, SoundBackend, PulseAudioBackend
+//   PulseAudioBackend ──► SoundBackend, CPulseAudio      (the only importer of libpulse)
+//   SoundDecoding ──► SoundCore, CSndFile                (the only importer of libsndfile)
+//   SoundMixer ──► SoundCore, CMixKernels
+//   SoundSession, SoundBackend ──► SoundCore
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "SoundEngine",
+    products: [
+        .library(name: "SoundEngine", targets: ["SoundEngine"]),
+        .executable(name: "IntegrationDemo", targets: ["IntegrationDemo"]),
+    ],
+    targets: [
+        // MARK: - System libraries (no Swift)
+        .systemLibrary(
+            name: "CPulseAudio",
+            pkgConfig: "libpulse",
+            providers: [.apt(["libpulse-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSndFile",
+            pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]
+        ),
+
+        // MARK: - Layers
+        .target(name: "SoundCore", swiftSettings: strict),
+        .target(name: "SoundSession", dependencies: ["SoundCore"], swiftSettings: strict),
+        .target(
+            name: "CMixKernels",
+            cSettings: [.unsafeFlags(["-O3", "-fno-math-errno"])]
+        ),
+        .target(name: "SoundMixer", dependencies: ["SoundCore", "CMixKernels"], swiftSettings: strict),
+        .target(name: "SoundDecoding", dependencies: ["SoundCore", "CSndFile"], swiftSettings: strict),
+        .target(name: "SoundBackend", dependencies: ["SoundCore"], swiftSettings: strict),
+        .target(
+            name: "PulseAudioBackend",
+            dependencies: ["SoundBackend", "SoundCore", "CPulseAudio"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SoundEngine",
+            dependencies: [
+                "SoundCore", "SoundSession", "SoundMixer", "SoundDecoding", "SoundBackend", "PulseAudioBackend",
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: - Examples
+        .executableTarget(
+            name: "IntegrationDemo",
+            dependencies: ["SoundEngine"],
+            path: "Examples/IntegrationDemo",
+            resources: [.copy("Resources")],
+            swiftSettings: strict
+        ),
+
+        // MARK: - Tests
+        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        .testTarget(name: "SoundCoreTests", dependencies: ["SoundCore"]),
+        .testTarget(name: "SoundSessionTests", dependencies: ["SoundSession", "SoundCore"]),
+        .testTarget(
+            name: "SoundMixerTests",
+            dependencies: ["SoundMixer", "SoundCore", "SoundDecoding", "CAllocationCounter"]
+        ),
+        .testTarget(name: "SoundDecodingTests", dependencies: ["SoundDecoding", "SoundCore"]),
+        .testTarget(name: "SoundBackendTests", dependencies: ["SoundBackend", "SoundCore"]),
+        .testTarget(
+            name: "PulseAudioBackendTests",
+            dependencies: ["PulseAudioBackend", "SoundBackend", "SoundCore", "CAllocationCounter"]
+        ),
+        .testTarget(
+            name: "SoundEngineTests",
+            dependencies: ["SoundEngine", "SoundCore", "CAllocationCounter"]
+        ),
+    ]
+)

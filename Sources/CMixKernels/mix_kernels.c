@@ -1,0 +1,1 @@
+#include "mix_kernels.h"

@@ -1,0 +1,74 @@
+public import SoundCore
+
+/// What the engine asks of a backend when it opens the output.
+public struct BackendConfiguration: Sendable, Hashable {
+    /// Server to connect to. `nil` uses the environment (`PULSE_SERVER`) and
+    /// then the per-user default.
+    public var serverAddress: String?
+    /// The client name the server and mixers show (`application.name`).
+    public var applicationName: String
+    /// Reverse-DNS application ID (`application.id`), optional.
+    public var applicationID: String?
+    /// Name of the playback stream (`media.name`).
+    public var streamName: String
+    /// The format requested; the server may grant another (see ``GrantedStream``).
+    public var format: StreamFormat
+    /// Requested buffering.
+    public var latency: LatencyRequest
+    /// Stream properties (`media.role`, `filter.want`, …) set at creation.
+    public var streamProperties: [String: String]
+    /// How long `open` waits for the server before failing with `deviceNotReady`.
+    public var connectTimeout: Duration
+
+    /// Creates a configuration. Defaults: stereo float32 at 48 kHz, the
+    /// default 20 ms latency, a 3 s connect timeout.
+    public init(
+        serverAddress: String? = nil,
+        applicationName: String,
+        applicationID: String? = nil,
+        streamName: String = "SoundEngine",
+        format: StreamFormat = StreamFormat(sampleRate: 48_000, channelCount: 2, sampleFormat: .float32),
+        latency: LatencyRequest = .default,
+        streamProperties: [String: String] = [:],
+        connectTimeout: Duration = .seconds(3)
+    ) {
+        self.serverAddress = serverAddress
+        self.applicationName = applicationName
+        self.applicationID = applicationID
+        self.streamName = streamName
+        self.format = format
+        self.latency = latency
+        self.streamProperties = streamProperties
+        self.connectTimeout = connectTimeout
+    }
+}
+
+/// Requested buffering of the playback stream, in frames at the stream rate.
+///
+/// Maps to PulseAudio's `pa_buffer_attr`: `targetFrames` is `tlength`,
+/// `requestFrames` is `minreq`. See docs/pulseaudio.md for why the defaults
+/// are what they are.
+public struct LatencyRequest: Sendable, Hashable, Codable {
+    /// Total audio buffered between us and the speaker (`tlength`).
+    public var targetFrames: Int
+    /// How much the server asks for at a time (`minreq`).
+    public var requestFrames: Int
+
+    /// Creates a request.
+    public init(targetFrames: Int, requestFrames: Int) {
+        self.targetFrames = targetFrames
+        self.requestFrames = requestFrames
+    }
+
+    /// About 20 ms at 48 kHz: 1024-frame target, 256-frame requests.
+    public static let `default` = LatencyRequest(targetFrames: 1024, requestFrames: 256)
+    /// About 10 ms at 48 kHz: opt-in; costs server CPU and is raised to ~16 ms by pipewire-pulse.
+    public static let low = LatencyRequest(targetFrames: 512, requestFrames: 128)
+
+    /// Scales a 48 kHz request to another rate, keeping the same duration.
+    public func scaled(toSampleRate rate: Int) -> LatencyRequest {
+        LatencyRequest(
+            targetFrames: max(1, targetFrames * rate / 48_000),
+            requestFrames: max(1, requestFrames * rate / 48_000))
+    }
+}

@@ -1,0 +1,47 @@
+public import SoundCore
+
+/// What the server actually granted when the stream was created.
+public struct GrantedStream: Sendable, Hashable, Codable {
+    /// The format the render entry must produce.
+    public var format: StreamFormat
+    /// Buffer sizes in frames, as the server set them (`pa_stream_get_buffer_attr`).
+    public var buffer: BufferAttributes
+    /// Server product string, e.g. "pulseaudio" or "PulseAudio (on PipeWire 0.3.65)".
+    public var serverName: String
+    /// Server version string.
+    public var serverVersion: String
+    /// Name of the device (sink) the stream plays to.
+    public var deviceName: String
+
+    /// Describes a granted stream.
+    public init(format: StreamFormat, buffer: BufferAttributes, serverName: String, serverVersion: String, deviceName: String) {
+        self.format = format
+        self.buffer = buffer
+        self.serverName = serverName
+        self.serverVersion = serverVersion
+        self.deviceName = deviceName
+    }
+
+    /// Whether the server is PipeWire's PulseAudio implementation (no cork requests, no filter modules).
+    public var isPipeWire: Bool { serverName.contains("PipeWire") }
+}
+
+/// Playback buffer attributes in frames (PulseAudio's `pa_buffer_attr`).
+public struct BufferAttributes: Sendable, Hashable, Codable {
+    /// Largest the buffer may grow (`maxlength`).
+    public var maxLength: Int
+    /// Target fill level (`tlength`).
+    public var targetLength: Int
+    /// Fill level before playback starts (`prebuf`).
+    public var prebuffer: Int
+    /// Smallest request the server makes (`minreq`).
+    public var minimumRequest: Int
+
+    /// Creates attributes.
+    public init(maxLength: Int, targetLength: Int, prebuffer: Int, minimumRequest: Int) {
+        self.maxLength = maxLength
+        self.targetLength = targetLength
+        self.prebuffer = prebuffer
+        self.minimumRequest = minimumRequest
+    }
+}

@@ -1,0 +1,106 @@
+public import SoundCore
+import Synchronization
+
+/// A backend with no server: nothing renders until the caller advances the
+/// clock with ``render(frames:)``, which calls the render entry on the calling
+/// thread and returns the audio. Deterministic; for tests and offline bounces.
+///
+/// ``inject(_:)`` delivers a ``BackendEvent`` as if a server had sent it.
+public final class OfflineBackend: AudioBackend {
+    // Mutable state lives behind one Mutex; render() copies the entry out and
+    // calls it unlocked, so the render function never runs under our lock.
+    private struct State {
+        var configuration: BackendConfiguration?
+        var render: RenderEntry?
+        var events: BackendEventHandler?
+        var paused = true
+        var statistics = BackendStatistics()
+    }
+
+    private let state = Mutex(State())
+
+    /// What `open` grants: the requested format unless overridden here.
+    private let grantedFormatOverride: StreamFormat?
+
+    /// Creates an offline backend. `grantedFormat` lets a test pretend the
+    /// server granted something other than what was asked (e.g. `int16`).
+    public init(grantedFormat: StreamFormat? = nil) {
+        self.grantedFormatOverride = grantedFormat
+    }
+
+    public func open(
+        _ configuration: BackendConfiguration,
+        render: RenderEntry,
+        events: @escaping BackendEventHandler
+    ) throws(SoundEngineError) -> GrantedStream {
+        try state.withLock { s throws(SoundEngineError) in
+            guard s.configuration == nil else { throw .alreadyInitialized }
+            s.configuration = configuration
+            s.render = render
+            s.events = events
+            s.paused = true
+            s.statistics = BackendStatistics()
+        }
+        let format = grantedFormatOverride ?? configuration.format
+        let latency = configuration.latency
+        return GrantedStream(
+            format: format,
+            buffer: BufferAttributes(
+                maxLength: latency.targetFrames * 4, targetLength: latency.targetFrames,
+                prebuffer: latency.targetFrames - latency.requestFrames, minimumRequest: latency.requestFrames),
+            serverName: "offline", serverVersion: "1", deviceName: "offline")
+    }
+
+    public func setPaused(_ paused: Bool) throws(SoundEngineError) {
+        try state.withLock { s throws(SoundEngineError) in
+            guard s.configuration != nil else { throw .deviceNotReady("the offline backend is not open") }
+            s.paused = paused
+        }
+    }
+
+    public func close() {
+        state.withLock { s in
+            s.configuration = nil
+            s.render = nil
+            s.events = nil
+            s.paused = true
+        }
+    }
+
+    public var statistics: BackendStatistics { state.withLock { $0.statistics } }
+
+    /// Whether the stream is paused (corked).
+    public var isPaused: Bool { state.withLock { $0.paused } }
+
+    /// Advances the clock by `frames`: calls the render entry once for that
+    /// many frames if the stream is open and running, and returns the bytes it
+    /// wrote (in the granted format). Returns `nil` while paused or closed.
+    public func render(frames: Int) -> [UInt8]? {
+        let snapshot: (RenderEntry, StreamFormat)? = state.withLock { s in
+            guard let entry = s.render, let config = s.configuration, !s.paused else { return nil }
+            s.statistics.renderCalls += 1
+            s.statistics.framesRendered += UInt64(frames)
+            return (entry, grantedFormatOverride ?? config.format)
+        }
+        guard let (entry, format) = snapshot else { return nil }
+        var bytes = [UInt8](repeating: 0, count: frames * format.bytesPerFrame)
+        bytes.withUnsafeMutableBytes { raw in
+            if let base = raw.baseAddress { entry(base, frames: frames) }
+        }
+        return bytes
+    }
+
+    /// Renders `frames` frames of a float32 stream and returns the samples.
+    /// Traps if the granted format is not float32 (a test bug).
+    public func renderFloat(frames: Int) -> [Float]? {
+        guard let bytes = render(frames: frames) else { return nil }
+        return bytes.withUnsafeBytes { $0.withMemoryRebound(to: Float.self) { Array($0) } }
+    }
+
+    /// Delivers `event` to the engine as if the server had sent it.
+    public func inject(_ event: BackendEvent) {
+        let handler = state.withLock { $0.events }
+        if case .underflow = event { state.withLock { $0.statistics.underflows += 1 } }
+        handler?(event)
+    }
+}

@@ -1,0 +1,1 @@
+// The SoundEngine façade.

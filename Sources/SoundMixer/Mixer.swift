@@ -1,0 +1,1 @@
+// The real-time mixer target. See docs/mixer.md.

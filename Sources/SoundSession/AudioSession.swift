@@ -1,0 +1,1 @@
+// The audio-session policy target. See docs/audio-session.md.
