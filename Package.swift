@@ -66,6 +66,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: - Benchmarks (run with -c release; they print their figures)
+        .executableTarget(
+            name: "mixbench",
+            dependencies: ["SoundMixer", "SoundCore"],
+            path: "Benchmarks/mixbench",
+            swiftSettings: strict
+        ),
+
         // MARK: - Tests
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "SoundCoreTests", dependencies: ["SoundCore"]),

@@ -1,0 +1,1 @@
+print("mixbench: not yet implemented")
