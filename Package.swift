@@ -82,7 +82,11 @@ let package = Package(
             name: "SoundMixerTests",
             dependencies: ["SoundMixer", "SoundCore", "SoundDecoding", "CAllocationCounter"]
         ),
-        .testTarget(name: "SoundDecodingTests", dependencies: ["SoundDecoding", "SoundCore"]),
+        .testTarget(
+            name: "SoundDecodingTests",
+            dependencies: ["SoundDecoding", "SoundCore"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "SoundBackendTests", dependencies: ["SoundBackend", "SoundCore"]),
         .testTarget(
             name: "PulseAudioBackendTests",

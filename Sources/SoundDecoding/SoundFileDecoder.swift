@@ -1,1 +1,93 @@
-// libsndfile decoding.
+public import SoundCore
+import CSndFile
+import Foundation
+
+/// Decodes a sound file with libsndfile: WAV, AIFF, FLAC, Ogg Vorbis, Opus and
+/// MP3 (whatever the installed libsndfile supports), to interleaved float32 at
+/// the file's own sample rate.
+///
+/// Sample-rate conversion to the engine rate is not done here: the mixer's
+/// per-voice resampler already interpolates for pitch, so it applies
+/// `fileRate / engineRate` on top at no extra cost (see docs/architecture.md).
+///
+/// Threading: one instance is used by one thread at a time; it is never used on
+/// the render thread. The streaming thread reads long sounds through the
+/// ``AudioFrameSource`` conformance.
+public final class SoundFileDecoder: AudioFrameSource {
+    /// The file this decoder reads.
+    public let path: String
+    public let format: SourceFormat
+
+    // The SNDFILE handle; owned by this object, closed in deinit.
+    private let handle: OpaquePointer
+
+    /// Opens `path` for decoding.
+    ///
+    /// - Throws: `fileNotFound` when the file does not exist or cannot be read;
+    ///   `invalidFile` when libsndfile does not recognise it as audio or its
+    ///   header is inconsistent (zero channels, zero rate).
+    public init(path: String) throws(SoundEngineError) {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw .fileNotFound("sound file '\(path)' does not exist or is not readable")
+        }
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+            let why = String(cString: sf_strerror(nil))
+            throw .invalidFile("sound file '\(path)' could not be decoded: \(why)")
+        }
+        guard info.channels > 0, info.samplerate > 0 else {
+            sf_close(handle)
+            throw .invalidFile("sound file '\(path)' declares \(info.channels) channels at \(info.samplerate) Hz")
+        }
+        self.path = path
+        self.handle = handle
+        // libsndfile reports a frame count for every seekable format; some
+        // containers (streamed MP3) only estimate it, so readAll trusts EOF.
+        let frames: Int? = info.seekable != 0 && info.frames > 0 ? Int(info.frames) : nil
+        self.format = SourceFormat(sampleRate: Int(info.samplerate), channelCount: Int(info.channels), frameCount: frames)
+    }
+
+    deinit { sf_close(handle) }
+
+    public func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(SoundEngineError) -> Int {
+        guard frames > 0 else { return 0 }
+        let got = sf_readf_float(handle, buffer, sf_count_t(frames))
+        if got < 0 || (got < frames && sf_error(handle) != SF_ERR_NO_ERROR) {
+            throw .invalidFile("sound file '\(path)' is corrupt: \(String(cString: sf_strerror(handle)))")
+        }
+        return Int(got)
+    }
+
+    public func seek(toFrame frame: Int) throws(SoundEngineError) {
+        guard frame >= 0 else { throw .invalidParameter("seek frame \(frame) is negative") }
+        if sf_seek(handle, sf_count_t(frame), SEEK_SET) < 0 {
+            throw .invalidParameter("cannot seek '\(path)' to frame \(frame): \(String(cString: sf_strerror(handle)))")
+        }
+    }
+
+    /// Decodes the rest of the file into memory.
+    ///
+    /// - Throws: `invalidFile` if decoding fails part-way or the file holds no
+    ///   audio at all.
+    public func readAll() throws(SoundEngineError) -> DecodedAudio {
+        let channels = format.channelCount
+        let chunk = 16_384
+        var samples: [Float] = []
+        if let frames = format.frameCount { samples.reserveCapacity(frames * channels) }
+        var scratch = [Float](repeating: 0, count: chunk * channels)
+        while true {
+            let got = try scratch.withUnsafeMutableBufferPointer { buffer throws(SoundEngineError) in
+                try read(into: buffer.baseAddress!, frames: chunk)
+            }
+            samples.append(contentsOf: scratch[0..<(got * channels)])
+            if got < chunk { break }
+        }
+        guard !samples.isEmpty else { throw .invalidFile("sound file '\(path)' contains no audio frames") }
+        return DecodedAudio(sampleRate: format.sampleRate, channelCount: channels, samples: samples)
+    }
+
+    /// Opens and fully decodes `path`.
+    public static func decode(path: String) throws(SoundEngineError) -> DecodedAudio {
+        try SoundFileDecoder(path: path).readAll()
+    }
+}
