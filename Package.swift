@@ -76,6 +76,7 @@ let package = Package(
 
         // MARK: - Tests
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        .target(name: "SoundServerSupport", path: "Tests/SoundServerSupport"),
         .testTarget(name: "SoundCoreTests", dependencies: ["SoundCore"]),
         .testTarget(name: "SoundSessionTests", dependencies: ["SoundSession", "SoundCore"]),
         .testTarget(
@@ -90,11 +91,11 @@ let package = Package(
         .testTarget(name: "SoundBackendTests", dependencies: ["SoundBackend", "SoundCore"]),
         .testTarget(
             name: "PulseAudioBackendTests",
-            dependencies: ["PulseAudioBackend", "SoundBackend", "SoundCore", "CAllocationCounter"]
+            dependencies: ["PulseAudioBackend", "SoundBackend", "SoundCore", "CAllocationCounter", "SoundServerSupport"]
         ),
         .testTarget(
             name: "SoundEngineTests",
-            dependencies: ["SoundEngine", "SoundCore", "CAllocationCounter"]
+            dependencies: ["SoundEngine", "SoundCore", "CAllocationCounter", "SoundServerSupport"]
         ),
     ]
 )

@@ -1,1 +1,405 @@
-// The PulseAudio backend.
+public import SoundBackend
+public import SoundCore
+import CPulseAudio
+import Foundation
+import Synchronization
+
+/// The PulseAudio backend: one `pa_context` on a `pa_threaded_mainloop`, one
+/// float32 (or s16) playback stream whose write callback calls the
+/// ``RenderEntry`` directly on the mainloop thread.
+///
+/// Works with a PulseAudio daemon and with pipewire-pulse. How each piece is
+/// set up, and why the buffer sizes are what they are: docs/pulseaudio.md.
+///
+/// Threading: the ``AudioBackend`` methods are called from control threads;
+/// they take the mainloop lock for every libpulse call. The render entry and
+/// the event handler run on the mainloop thread (`SoundEngine-pulse`).
+public final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
+    // @unchecked: `connection` is only replaced under the `lifecycle` Mutex;
+    // the Connection's own mutable fields are only touched with the mainloop
+    // lock held (libpulse runs every callback under that lock).
+    private let lifecycle = Mutex<Connection?>(nil)
+    private let closedStatistics = Mutex(BackendStatistics())
+
+    /// Creates an unconnected backend; ``open(_:render:events:)`` connects.
+    public init() {}
+
+    deinit { close() }
+
+    public func open(
+        _ configuration: BackendConfiguration,
+        render: RenderEntry,
+        events: @escaping BackendEventHandler
+    ) throws(SoundEngineError) -> GrantedStream {
+        try lifecycle.withLock { current throws(SoundEngineError) in
+            guard current == nil else { throw .alreadyInitialized }
+            let connection = try Connection(configuration: configuration, render: render, events: events)
+            do throws(SoundEngineError) {
+                let granted = try connection.connect()
+                current = connection
+                return granted
+            } catch {
+                connection.teardown()
+                throw error
+            }
+        }
+    }
+
+    public func setPaused(_ paused: Bool) throws(SoundEngineError) {
+        try lifecycle.withLock { current throws(SoundEngineError) in
+            guard let connection = current else { throw .deviceNotReady("the PulseAudio stream is not open") }
+            try connection.setCorked(paused)
+        }
+    }
+
+    public func close() {
+        lifecycle.withLock { current in
+            guard let connection = current else { return }
+            let final = connection.statistics
+            connection.teardown()
+            closedStatistics.withLock { $0 = final }
+            current = nil
+        }
+    }
+
+    public var statistics: BackendStatistics {
+        if let live = lifecycle.withLock({ $0?.statistics }) { return live }
+        return closedStatistics.withLock { $0 }
+    }
+
+    /// Whether our stream is currently corked on the server, or `nil` when not open.
+    public var isCorked: Bool? {
+        lifecycle.withLock { $0?.isCorked }
+    }
+
+    /// Our stream's index on the server (the sink-input index `pactl` shows), or `nil` when not open.
+    public var streamIndex: UInt32? {
+        lifecycle.withLock { $0?.streamIndex }
+    }
+}
+
+// MARK: - Render state (the real-time world)
+
+/// What the write callback needs, in plain memory: no class references, so
+/// the callback does no reference counting. Allocated once per connection and
+/// freed after the stream is gone.
+struct RenderState: ~Copyable {
+    let entry: RenderEntry
+    let bytesPerFrame: Int
+    /// Incremented by the write callback only; read by `statistics` (relaxed: a counter, no data published).
+    let renderCalls = Atomic<UInt64>(0)
+    /// Same pairing as `renderCalls`.
+    let framesRendered = Atomic<UInt64>(0)
+
+    init(entry: RenderEntry, bytesPerFrame: Int) {
+        self.entry = entry
+        self.bytesPerFrame = bytesPerFrame
+    }
+}
+
+/// The PulseAudio write callback: fills every byte the server asks for by
+/// calling the render entry on buffers from `pa_stream_begin_write`.
+/// The render path: no locks, no allocation, no reference counting.
+@_noLocks @_noAllocation
+func pulseWriteCallback(_ stream: OpaquePointer?, _ requested: Int, _ userdata: UnsafeMutableRawPointer?) {
+    guard let stream, let userdata else { return }
+    let state = userdata.assumingMemoryBound(to: RenderState.self)
+    let s = PAStream(raw: stream)
+    let bytesPerFrame = state.pointee.bytesPerFrame
+    var remaining = requested
+    var calls: UInt64 = 0
+    var frames: UInt64 = 0
+    while remaining >= bytesPerFrame {
+        var data: UnsafeMutableRawPointer? = nil
+        var size = remaining
+        // A zero-length or failed buffer means "not now": stop, the server asks again (FreeRDP#13334).
+        guard s.beginWrite(&data, &size), let buffer = data, size >= bytesPerFrame else { break }
+        let count = size / bytesPerFrame
+        state.pointee.entry(buffer, frames: count)
+        guard s.write(buffer, count * bytesPerFrame) else { break }
+        remaining -= count * bytesPerFrame
+        calls &+= 1
+        frames &+= UInt64(count)
+    }
+    state.pointee.renderCalls.wrappingAdd(calls, ordering: .relaxed)
+    state.pointee.framesRendered.wrappingAdd(frames, ordering: .relaxed)
+}
+
+// MARK: - Connection (the control world, on the mainloop)
+
+/// One connection's worth of libpulse objects and the callbacks' state.
+private final class Connection {
+    let configuration: BackendConfiguration
+    let render: RenderEntry
+    let events: BackendEventHandler
+    let addressTried: String
+
+    var mainloop: PAMainloop?
+    var context: PAContext?
+    var stream: PAStream?
+    var renderState: UnsafeMutablePointer<RenderState>?
+    var serverInfo: PAServerInfo?
+    /// Set once both are READY; failures after this are reported as events.
+    var established = false
+    /// Set by teardown before disconnecting, so the state callbacks stay quiet.
+    var closing = false
+    /// Underflow callbacks (mainloop thread) count here; `statistics` reads it (relaxed: a counter).
+    let underflows = Atomic<UInt64>(0)
+
+    init(configuration: BackendConfiguration, render: RenderEntry, events: @escaping BackendEventHandler) throws(SoundEngineError) {
+        self.configuration = configuration
+        self.render = render
+        self.events = events
+        if let explicit = configuration.serverAddress {
+            addressTried = explicit
+        } else if let env = ProcessInfo.processInfo.environment["PULSE_SERVER"], !env.isEmpty {
+            addressTried = "\(env) (from PULSE_SERVER)"
+        } else {
+            let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/run/user/\(getuid())"
+            addressTried = "the default server (\(runtime)/pulse/native)"
+        }
+    }
+
+    var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static func from(_ userdata: UnsafeMutableRawPointer?) -> Connection? {
+        userdata.map { Unmanaged<Connection>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Connects the context and the stream. Called once, unlocked, from `open`.
+    func connect() throws(SoundEngineError) -> GrantedStream {
+        guard let loop = PAMainloop.make(name: "SoundEngine-pulse") else {
+            throw .insufficientMemory("libpulse could not create a threaded mainloop")
+        }
+        mainloop = loop
+        guard loop.start() else { throw .fail("libpulse could not start its mainloop thread") }
+        let deadline = ContinuousClock.now.advanced(by: configuration.connectTimeout)
+        return try loop.withLock { () throws(SoundEngineError) -> GrantedStream in
+            try connectContext(loop, deadline: deadline)
+            try queryServer(loop, deadline: deadline)
+            return try connectStream(loop, deadline: deadline)
+        }
+    }
+
+    private func connectContext(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
+        var props = ["application.name": configuration.applicationName,
+                     "application.process.binary": ProcessInfo.processInfo.processName]
+        if let id = configuration.applicationID { props["application.id"] = id }
+        let proplist = PAProplist.make(props)
+        defer { proplist.free() }
+        guard let ctx = PAContext.make(mainloop: loop, name: configuration.applicationName, properties: proplist) else {
+            throw .insufficientMemory("libpulse could not create a context")
+        }
+        context = ctx
+        ctx.setStateCallback(contextStateCallback, userdata)
+        guard ctx.connect(server: configuration.serverAddress) else {
+            throw .deviceNotReady("cannot connect to PulseAudio at \(addressTried): \(ctx.lastError)")
+        }
+        let ready = waitLocked(loop, deadline: deadline) { ctx.isReady || !ctx.isGood }
+        guard ctx.isReady else {
+            let why = ready ? ctx.lastError : "no answer within \(configuration.connectTimeout)"
+            throw .deviceNotReady("cannot connect to PulseAudio at \(addressTried): \(why)")
+        }
+    }
+
+    private func queryServer(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
+        guard let ctx = context, let op = ctx.getServerInfo(serverInfoCallback, userdata) else {
+            throw .deviceNotReady("PulseAudio at \(addressTried) refused the server-info request")
+        }
+        defer { op.unref() }
+        _ = waitLocked(loop, deadline: deadline) { !op.isRunning || !ctx.isGood }
+        guard serverInfo != nil else {
+            throw .deviceNotReady("PulseAudio at \(addressTried) did not describe itself: \(ctx.lastError)")
+        }
+    }
+
+    private func connectStream(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) -> GrantedStream {
+        guard let ctx = context else { throw .fail("internal: no context") }
+        let format = configuration.format
+        var props = configuration.streamProperties
+        props["media.name"] = configuration.streamName
+        props["application.name"] = configuration.applicationName
+        let proplist = PAProplist.make(props)
+        defer { proplist.free() }
+        guard let s = PAStream.make(context: ctx, name: configuration.streamName, format: format, properties: proplist) else {
+            throw .invalidParameter("PulseAudio refused a \(format) playback stream: \(ctx.lastError)")
+        }
+        stream = s
+        let state = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
+        state.initialize(to: RenderState(entry: render, bytesPerFrame: format.bytesPerFrame))
+        renderState = state
+        s.setStateCallback(streamStateCallback, userdata)
+        s.setWriteCallback(pulseWriteCallback, UnsafeMutableRawPointer(state))
+        s.setUnderflowCallback(streamUnderflowCallback, userdata)
+        s.setMovedCallback(streamMovedCallback, userdata)
+        s.setSuspendedCallback(streamSuspendedCallback, userdata)
+        s.setEventCallback(streamEventCallback, userdata)
+        guard s.connectPlayback(latency: configuration.latency, format: format) else {
+            throw .deviceNotReady("PulseAudio at \(addressTried) refused our playback stream: \(ctx.lastError)")
+        }
+        _ = waitLocked(loop, deadline: deadline) { !s.isCreating || !ctx.isGood }
+        guard s.isReady, let granted = s.format, let buffer = s.bufferAttributes else {
+            throw .deviceNotReady("PulseAudio at \(addressTried) did not open our playback stream: \(ctx.lastError)")
+        }
+        established = true
+        let info = serverInfo!
+        return GrantedStream(
+            format: granted, buffer: buffer, serverName: info.serverName, serverVersion: info.serverVersion, deviceName: s.deviceName)
+    }
+
+    /// Waits, with the mainloop lock held, until `done()` or the deadline.
+    /// A one-shot timer wakes the wait at the deadline, so this never hangs.
+    /// Returns whether `done()` became true.
+    func waitLocked(_ loop: PAMainloop, deadline: ContinuousClock.Instant, _ done: () -> Bool) -> Bool {
+        if done() { return true }
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero, let ctx = context else { return false }
+        let micros = UInt64(remaining.components.seconds) * 1_000_000 + UInt64(remaining.components.attoseconds / 1_000_000_000_000)
+        let timer = ctx.timer(after: micros, wakeCallback, UnsafeMutableRawPointer(loop.raw))
+        defer { if let timer { PAContext.freeTimer(timer, mainloop: loop) } }
+        while !done() {
+            if ContinuousClock.now >= deadline { return false }
+            loop.wait()
+        }
+        return true
+    }
+
+    func setCorked(_ corked: Bool) throws(SoundEngineError) {
+        guard let loop = mainloop else { throw .deviceNotReady("the PulseAudio stream is not open") }
+        try loop.withLock { () throws(SoundEngineError) in
+            guard let ctx = context, ctx.isReady, let s = stream, s.isReady else {
+                throw .mediaServicesFailed("the connection to PulseAudio at \(addressTried) is gone")
+            }
+            guard let op = s.cork(corked, operationDoneCallback, UnsafeMutableRawPointer(loop.raw)) else {
+                throw .fail("PulseAudio refused to \(corked ? "cork" : "uncork") our stream: \(ctx.lastError)")
+            }
+            defer { op.unref() }
+            let deadline = ContinuousClock.now.advanced(by: .seconds(2))
+            guard waitLocked(loop, deadline: deadline, { !op.isRunning || !ctx.isGood }), ctx.isReady else {
+                throw .deviceNotReady("PulseAudio at \(addressTried) did not confirm the \(corked ? "cork" : "uncork")")
+            }
+        }
+    }
+
+    var isCorked: Bool? {
+        guard let loop = mainloop else { return nil }
+        return loop.withLock { stream?.isCorked }
+    }
+
+    var streamIndex: UInt32? {
+        guard let loop = mainloop else { return nil }
+        return loop.withLock { stream?.index }
+    }
+
+    var statistics: BackendStatistics {
+        BackendStatistics(
+            renderCalls: renderState?.pointee.renderCalls.load(ordering: .relaxed) ?? 0,
+            framesRendered: renderState?.pointee.framesRendered.load(ordering: .relaxed) ?? 0,
+            underflows: underflows.load(ordering: .relaxed))
+    }
+
+    /// Releases everything this connection created, in reverse order. Idempotent.
+    /// Called unlocked, never from the mainloop thread.
+    func teardown() {
+        guard let loop = mainloop else { return }
+        loop.withLock {
+            closing = true
+            if let s = stream {
+                s.clearCallbacks()
+                s.disconnect()
+                s.unref()
+                stream = nil
+            }
+            if let ctx = context {
+                ctx.setStateCallback(nil, nil)
+                ctx.disconnect()
+                ctx.unref()
+                context = nil
+            }
+        }
+        loop.stop()
+        loop.free()
+        mainloop = nil
+        // The loop thread is joined: no callback can still be reading the render state.
+        if let state = renderState {
+            state.deinitialize(count: 1)
+            state.deallocate()
+            renderState = nil
+        }
+    }
+
+    // MARK: Callback bodies (mainloop thread, lock held)
+
+    func contextStateChanged() {
+        mainloop?.signal()
+        guard established, !closing, let ctx = context, !ctx.isGood else { return }
+        established = false
+        events(.connectionLost("the connection to PulseAudio at \(addressTried) failed: \(ctx.lastError)"))
+    }
+
+    func streamStateChanged() {
+        mainloop?.signal()
+        guard established, !closing, let s = stream, s.isDead,
+            let ctx = context, ctx.isReady
+        else { return }
+        events(.streamFailed("PulseAudio ended our playback stream: \(ctx.lastError)"))
+    }
+}
+
+// MARK: - C callbacks
+
+private func contextStateCallback(_ context: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    Connection.from(userdata)?.contextStateChanged()
+}
+
+private func serverInfoCallback(_ context: OpaquePointer?, _ info: UnsafePointer<pa_server_info>?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let connection = Connection.from(userdata) else { return }
+    if let info { connection.serverInfo = PAServerInfo(info) }
+    connection.mainloop?.signal()
+}
+
+private func streamStateCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    Connection.from(userdata)?.streamStateChanged()
+}
+
+private func streamUnderflowCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let connection = Connection.from(userdata) else { return }
+    connection.underflows.wrappingAdd(1, ordering: .relaxed)
+    connection.events(.underflow)
+}
+
+private func streamMovedCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let connection = Connection.from(userdata), let stream else { return }
+    connection.events(.streamMoved(device: PAStream(raw: stream).deviceName))
+}
+
+private func streamSuspendedCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let connection = Connection.from(userdata), let stream else { return }
+    connection.events(.deviceSuspended(PAStream(raw: stream).isSuspended))
+}
+
+private func streamEventCallback(
+    _ stream: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ properties: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?
+) {
+    guard let connection = Connection.from(userdata), let name else { return }
+    switch String(cString: name) {
+    case PAStreamEvent.requestCork: connection.events(.corkRequested)
+    case PAStreamEvent.requestUncork: connection.events(.uncorkRequested)
+    default: break
+    }
+}
+
+/// Wakes waiters when a timer fires; userdata is the mainloop.
+private func wakeCallback(
+    _ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: OpaquePointer?, _ tv: UnsafePointer<timeval>?,
+    _ userdata: UnsafeMutableRawPointer?
+) {
+    guard let userdata else { return }
+    PAMainloop(raw: OpaquePointer(userdata)).signal()
+}
+
+/// Wakes waiters when an operation completes; userdata is the mainloop.
+private func operationDoneCallback(_ stream: OpaquePointer?, _ success: Int32, _ userdata: UnsafeMutableRawPointer?) {
+    guard let userdata else { return }
+    PAMainloop(raw: OpaquePointer(userdata)).signal()
+}

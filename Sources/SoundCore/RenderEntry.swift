@@ -34,8 +34,13 @@ public struct RenderEntry: @unchecked Sendable {
     }
 
     /// Calls the function. Real-time safe if the function is.
-    @inline(__always)
+    ///
+    /// The compiler's performance checker cannot follow a call through a
+    /// function pointer, so this call is where the check hands over: the
+    /// ``RenderFunction`` contract makes the callee responsible, and the
+    /// mixer's render function is itself marked `@_noLocks`/`@_noAllocation`.
+    @_noLocks @_noAllocation
     public func callAsFunction(_ destination: UnsafeMutableRawPointer, frames: Int) {
-        function(context, destination, frames)
+        _unsafePerformance { function(context, destination, frames) }
     }
 }

@@ -1,0 +1,232 @@
+import CAllocationCounter
+import Foundation
+import PulseAudioBackend
+import SoundBackend
+import SoundCore
+import SoundServerSupport
+import Testing
+
+/// Events a backend reported, collected for assertions.
+final class EventLog: @unchecked Sendable {
+    // @unchecked: `events` is only touched under `lock`.
+    private let lock = NSLock()
+    private var events: [BackendEvent] = []
+    var handler: BackendEventHandler { { [self] e in lock.withLock { events.append(e) } } }
+    var all: [BackendEvent] { lock.withLock { events } }
+}
+
+func configuration(_ server: PrivateSoundServer, role: String = "game") -> BackendConfiguration {
+    BackendConfiguration(
+        serverAddress: server.address, applicationName: "SoundEngine backend test",
+        applicationID: "org.soundengine.tests", streamName: "test tone",
+        streamProperties: ["media.role": role])
+}
+
+@Suite struct PulseAudioBackendTests {
+    @Test func serverListsOurStreamWithApplicationNameAndRole() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
+        let backend = PulseAudioBackend()
+        let granted = try backend.open(configuration(server, role: "music"), render: tone.entry, events: { _ in })
+        defer { backend.close() }
+        #expect(granted.serverName == "pulseaudio")
+        #expect(granted.format == StreamFormat(sampleRate: 48_000, channelCount: 2, sampleFormat: .float32))
+        #expect(granted.deviceName == "speaker")
+        let ours = try server.sinkInputs().filter { $0.properties["application.name"] == "SoundEngine backend test" }
+        #expect(ours.count == 1)
+        #expect(ours.first?.properties["media.role"] == "music")
+        #expect(ours.first?.properties["media.name"] == "test tone")
+        #expect(ours.first?.index == backend.streamIndex.map(Int.init))
+    }
+
+    @Test func grantedBufferIsAboutTwentyMilliseconds() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
+        let backend = PulseAudioBackend()
+        let granted = try backend.open(configuration(server), render: tone.entry, events: { _ in })
+        defer { backend.close() }
+        // ADJUST_LATENCY: the server splits our 1024-frame target between its
+        // sink latency and the stream buffer, so tlength comes back at most what we asked.
+        #expect(granted.buffer.targetLength <= 1024)
+        #expect(granted.buffer.minimumRequest <= 256)
+        #expect(granted.buffer.targetLength >= granted.buffer.minimumRequest)
+    }
+
+    @Test func toneReachesTheSinkAtItsLevelAndPauseIsSilence() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let amplitude: Float = 0.5
+        let tone = ToneGenerator(frequency: 1000, amplitude: amplitude, format: BackendConfiguration(applicationName: "").format)
+        let backend = PulseAudioBackend()
+        _ = try backend.open(configuration(server), render: tone.entry, events: { _ in })
+        defer { backend.close() }
+        let recorder = try server.record()
+        defer { recorder.stop() }
+        try backend.setPaused(false)
+        #expect(backend.isCorked == false)
+        let expected = amplitude / Float(2).squareRoot()  // RMS of a sine
+        let playing = recorder.waitForLevel { rms in rms.allSatisfy { abs($0 - expected) < expected * 0.05 } }
+        #expect(playing.met, "monitor RMS \(playing.rms), expected \(expected) per channel")
+        try backend.setPaused(true)
+        #expect(backend.isCorked == true)
+        let silent = recorder.waitForLevel { rms in rms.allSatisfy { $0 < 1e-4 } }
+        #expect(silent.met, "monitor RMS \(silent.rms) after pause, expected silence")
+        #expect(backend.statistics.framesRendered > 0)
+    }
+
+    @Test func int16StreamsCarryTheSameLevel() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        var config = configuration(server)
+        config.format.sampleFormat = .int16
+        let tone = ToneGenerator(frequency: 500, amplitude: 0.25, format: config.format)
+        let backend = PulseAudioBackend()
+        let granted = try backend.open(config, render: tone.entry, events: { _ in })
+        defer { backend.close() }
+        #expect(granted.format.sampleFormat == .int16)
+        let recorder = try server.record()
+        defer { recorder.stop() }
+        try backend.setPaused(false)
+        let expected: Float = 0.25 / Float(2).squareRoot()
+        let level = recorder.waitForLevel { rms in rms.allSatisfy { abs($0 - expected) < expected * 0.05 } }
+        #expect(level.met, "monitor RMS \(level.rms), expected \(expected)")
+    }
+
+    @Test func unreachableServerIsDeviceNotReadyNamingTheAddressWithinThreeSeconds() throws {
+        let backend = PulseAudioBackend()
+        let address = "unix:/nonexistent/soundengine-test/native"
+        let started = ContinuousClock.now
+        let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
+        #expect {
+            _ = try backend.open(
+                BackendConfiguration(serverAddress: address, applicationName: "unreachable"),
+                render: tone.entry, events: { _ in })
+        } throws: { error in
+            guard case SoundEngineError.deviceNotReady(let why) = error else { return false }
+            return why.contains(address)
+        }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(backend.statistics.renderCalls == 0)
+        #expect(backend.streamIndex == nil)
+    }
+
+    @Test func silentServerTimesOutInsteadOfHanging() throws {
+        // A TCP listener that accepts and never speaks: libpulse would wait forever.
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let backend = PulseAudioBackend()
+        let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
+        let started = ContinuousClock.now
+        var config = BackendConfiguration(serverAddress: "tcp:127.0.0.1:\(listener.port)", applicationName: "silent")
+        config.connectTimeout = .milliseconds(500)
+        #expect(throws: SoundEngineError.self) {
+            _ = try backend.open(config, render: tone.entry, events: { _ in })
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(500) && elapsed < .seconds(3))
+    }
+
+    @Test func openTwiceIsAlreadyInitialized() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
+        let backend = PulseAudioBackend()
+        _ = try backend.open(configuration(server), render: tone.entry, events: { _ in })
+        defer { backend.close() }
+        #expect(throws: SoundEngineError.alreadyInitialized) {
+            _ = try backend.open(configuration(server), render: tone.entry, events: { _ in })
+        }
+        #expect(try server.sinkInputs().count == 1)
+    }
+
+    @Test func renderCallbackAllocatesNothing() throws {
+        #expect(se_alloc_counter_self_test() == 1, "the malloc interposer is not active: a zero would prove nothing")
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let tone = ToneGenerator(
+            frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format, countAllocations: true)
+        let backend = PulseAudioBackend()
+        _ = try backend.open(configuration(server), render: tone.entry, events: { _ in })
+        defer { backend.close() }
+        let before = (se_alloc_counter_allocations(), se_alloc_counter_frees(), backend.statistics.renderCalls)
+        try backend.setPaused(false)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while backend.statistics.renderCalls < before.2 + 300 && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)  // polling a counter toward a deadline, not a timing assertion
+        }
+        try backend.setPaused(true)
+        #expect(backend.statistics.renderCalls >= before.2 + 300)
+        #expect(se_alloc_counter_allocations() == before.0)
+        #expect(se_alloc_counter_frees() == before.1)
+    }
+
+    @Test func corkRequestFromAPhoneStreamReachesUs() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let log = EventLog()
+        let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
+        let backend = PulseAudioBackend()
+        _ = try backend.open(configuration(server, role: "music"), render: tone.entry, events: log.handler)
+        defer { backend.close() }
+        try backend.setPaused(false)
+        let phone = try PhoneCall(server: server)
+        let corked = waitUntil { log.all.contains(.corkRequested) }
+        #expect(corked, "events: \(log.all)")
+        try backend.setPaused(true)  // honour it, so the server will send request-uncork
+        phone.hangUp()
+        let uncorked = waitUntil { log.all.contains(.uncorkRequested) }
+        #expect(uncorked, "events: \(log.all)")
+    }
+}
+
+/// Polls `condition` until it holds or `seconds` pass.
+func waitUntil(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    return condition()
+}
+
+/// Another client playing with `media.role=phone`: `pacat` fed by /dev/zero.
+final class PhoneCall {
+    private let process = Process()
+    init(server: PrivateSoundServer) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["pacat", "--playback", "--property=media.role=phone", "--raw", "/dev/zero"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["PULSE_SERVER": server.address]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+    func hangUp() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)  // SIGTERM is blocked in processes a test spawns
+            process.waitUntilExit()
+        }
+    }
+    deinit { hangUp() }
+}
+
+/// A TCP socket that accepts connections and never answers.
+final class SilentListener {
+    let fd: Int32
+    let port: UInt16
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        guard bound == 0, listen(fd, 4) == 0 else { throw ServerError("cannot listen on loopback") }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        self.fd = fd
+        port = UInt16(bigEndian: addr.sin_port)
+    }
+    func close() { Glibc.close(fd) }
+}

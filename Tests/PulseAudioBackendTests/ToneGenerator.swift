@@ -1,0 +1,57 @@
+import CAllocationCounter
+import Foundation
+import SoundCore
+
+/// A sine render function for backend tests, in plain memory so the render
+/// thread touches no Swift objects. `countAllocations` arms the interposed
+/// malloc counter for the duration of each call.
+struct ToneState {
+    var phase: Double = 0
+    var step: Double
+    var amplitude: Float
+    var channels: Int
+    var format: SampleFormat
+    var countAllocations: Bool
+}
+
+final class ToneGenerator {
+    let state: UnsafeMutablePointer<ToneState>
+
+    init(frequency: Double, amplitude: Float, format: StreamFormat, countAllocations: Bool = false) {
+        state = .allocate(capacity: 1)
+        state.initialize(to: ToneState(
+            step: 2 * Double.pi * frequency / Double(format.sampleRate), amplitude: amplitude,
+            channels: format.channelCount, format: format.sampleFormat, countAllocations: countAllocations))
+    }
+
+    deinit { state.deallocate() }
+
+    var entry: RenderEntry { RenderEntry(function: toneRender, context: UnsafeMutableRawPointer(state)) }
+}
+
+private func toneRender(_ context: UnsafeMutableRawPointer?, _ destination: UnsafeMutableRawPointer, _ frames: Int) {
+    let tone = context!.assumingMemoryBound(to: ToneState.self)
+    if tone.pointee.countAllocations { se_alloc_counter_arm() }
+    var phase = tone.pointee.phase
+    let step = tone.pointee.step
+    let amplitude = tone.pointee.amplitude
+    let channels = tone.pointee.channels
+    switch tone.pointee.format {
+    case .float32:
+        let out = destination.assumingMemoryBound(to: Float.self)
+        for f in 0..<frames {
+            let v = amplitude * Float(sin(phase))
+            for c in 0..<channels { out[f * channels + c] = v }
+            phase += step
+        }
+    case .int16:
+        let out = destination.assumingMemoryBound(to: Int16.self)
+        for f in 0..<frames {
+            let v = Int16(amplitude * Float(sin(phase)) * 32767)
+            for c in 0..<channels { out[f * channels + c] = v }
+            phase += step
+        }
+    }
+    tone.pointee.phase = phase.truncatingRemainder(dividingBy: 2 * Double.pi)
+    if tone.pointee.countAllocations { se_alloc_counter_disarm() }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Glibc
+
+/// A private PulseAudio server for one test, started and stopped through the
+/// project's own `Scripts/sound-server`, plus the tools tests use to look at
+/// it from outside: `pactl` and a `parec` recorder of a sink's monitor.
+///
+/// Never a mock: everything here talks to a real daemon.
+public final class PrivateSoundServer: @unchecked Sendable {
+    // @unchecked: all stored properties are immutable after init; `stopped` is
+    // only touched by `stop()`, which tests call from one task.
+
+    /// `unix:/…/native`: what `PULSE_SERVER` or `InitSettings`' server address should be.
+    public let address: String
+    /// The temporary folder holding the server's socket, config and log.
+    public let directory: String
+    private var stopped = false
+
+    /// The repository root, found from this file's path.
+    public static let repositoryRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// Starts a server with the `speaker` null sink (default) and module-role-cork.
+    public init() throws {
+        let output = try Self.run(Self.repositoryRoot + "/Scripts/sound-server", ["start"])
+        var values: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        guard let address = values["PULSE_SERVER"], let directory = values["SOUND_SERVER_DIR"] else {
+            throw ServerError("sound-server start printed no address: \(output)")
+        }
+        self.address = address
+        self.directory = directory
+    }
+
+    deinit { stop() }
+
+    /// Stops exactly the processes this server started. Idempotent.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        _ = try? Self.run(Self.repositoryRoot + "/Scripts/sound-server", ["stop", directory])
+    }
+
+    /// Runs `pactl` against this server and returns its stdout.
+    @discardableResult
+    public func pactl(_ arguments: String...) throws -> String {
+        try Self.run("/usr/bin/env", ["pactl"] + arguments, environment: ["PULSE_SERVER": address])
+    }
+
+    /// The server's sink inputs (playback streams), from `pactl --format=json`.
+    public func sinkInputs() throws -> [SinkInput] {
+        let json = try Self.run(
+            "/usr/bin/env", ["pactl", "--format=json", "list", "sink-inputs"], environment: ["PULSE_SERVER": address])
+        let data = Data(json.utf8)
+        guard let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+            throw ServerError("pactl printed no JSON list: \(json)")
+        }
+        return list.map(SinkInput.init)
+    }
+
+    /// Starts recording `source` (e.g. `speaker.monitor`) as float32 stereo at 48 kHz.
+    public func record(_ source: String = "speaker.monitor") throws -> MonitorRecorder {
+        try MonitorRecorder(source: source, address: address)
+    }
+
+    /// Runs a program to completion and returns stdout; throws with stderr on a non-zero exit.
+    @discardableResult
+    public static func run(_ path: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ServerError("\(path) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
+                + (String(data: stderr, encoding: .utf8) ?? ""))
+        }
+        return String(data: stdout, encoding: .utf8) ?? ""
+    }
+}
+
+/// One playback stream as the server lists it.
+public struct SinkInput: Sendable {
+    /// Sink-input index.
+    public var index: Int
+    /// The stream's properties (`application.name`, `media.role`, …).
+    public var properties: [String: String]
+    /// Whether the server reports the stream corked.
+    public var corked: Bool
+    /// Whether the stream is muted on the server.
+    public var muted: Bool
+
+    init(_ json: [String: Any]) {
+        index = json["index"] as? Int ?? -1
+        properties = (json["properties"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
+        corked = json["corked"] as? Bool ?? false
+        muted = json["mute"] as? Bool ?? false
+    }
+}
+
+/// A failure of the test harness itself (not of the code under test).
+public struct ServerError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Records a source with `parec --latency-msec=20` and measures levels.
+public final class MonitorRecorder: @unchecked Sendable {
+    // @unchecked: used by one test task at a time; the process handle is only
+    // touched by read/stop on that task.
+    private let process = Process()
+    private let pipe = Pipe()
+    private var stopped = false
+
+    /// Sample rate and channels of what `read` returns.
+    public static let sampleRate = 48_000
+    public static let channels = 2
+
+    init(source: String, address: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "parec", "--latency-msec=20", "-d", source, "--format=float32le", "--rate=\(Self.sampleRate)",
+            "--channels=\(Self.channels)", "--raw",
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(["PULSE_SERVER": address]) { _, new in new }
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit { stop() }
+
+    /// Stops parec.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        // SIGKILL: processes spawned from a test inherit its blocked signal
+        // mask, in which SIGTERM is blocked.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Reads about `seconds` of interleaved stereo samples, or fewer if
+    /// nothing arrives for `timeout` seconds (never blocks longer).
+    public func read(seconds: Double, timeout: Double = 2) -> [Float] {
+        let wanted = Int(seconds * Double(Self.sampleRate)) * Self.channels * 4
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(wanted)
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count < wanted {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(timeout * 1000)) > 0 else { break }
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, min($0.count, wanted - bytes.count)) }
+            guard n > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        let usable = bytes.count / 4 * 4
+        return bytes[0..<usable].withUnsafeBytes { raw in Array(raw.bindMemory(to: Float.self)) }
+    }
+
+    /// Reads 50 ms windows until `condition(rms of the window per channel)`
+    /// holds or `deadline` seconds pass; returns the last window's RMS per
+    /// channel and whether the condition held.
+    public func waitForLevel(deadline: Double = 5, _ condition: ([Float]) -> Bool) -> (rms: [Float], met: Bool) {
+        let end = Date().addingTimeInterval(deadline)
+        var last: [Float] = []
+        while Date() < end {
+            let window = read(seconds: 0.05)
+            guard window.count >= Self.channels * 100 else { continue }
+            last = Self.rms(window)
+            if condition(last) { return (last, true) }
+        }
+        return (last, false)
+    }
+
+    /// RMS per channel of interleaved stereo samples.
+    public static func rms(_ samples: [Float]) -> [Float] {
+        var sums = [Double](repeating: 0, count: channels)
+        for (i, s) in samples.enumerated() { sums[i % channels] += Double(s) * Double(s) }
+        let frames = Double(samples.count / channels)
+        return sums.map { Float(($0 / max(frames, 1)).squareRoot()) }
+    }
+}
