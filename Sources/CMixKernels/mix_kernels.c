@@ -1,1 +1,415 @@
+// See include/mix_kernels.h. Layout of this file: the shared sinc table, the
+// per-frame interpolators, the kernel bodies written once as always-inline
+// functions, their instantiation for each instruction set (the AVX2 linear
+// kernel is written by hand with intrinsics), the tables, dispatch.
 #include "mix_kernels.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stddef.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define MK_HAVE_AVX2 1
+#define MK_AVX2 __attribute__((target("avx2,fma")))
+#endif
+
+#define MK_INLINE static inline __attribute__((always_inline))
+#define MK_FRACTION(pos) ((float)((uint32_t)(pos) >> 8) * (1.0f / 16777216.0f))
+
+// MARK: - Sinc table
+
+enum { SINC_TAPS = 16, SINC_PHASES = 256, SINC_BEFORE = 7 };
+
+// Row p holds the 16 taps for fraction p / 256; delta row p is row p+1 minus
+// row p, so a fraction between two phases interpolates the coefficients.
+static float sinc_table[SINC_PHASES][SINC_TAPS] __attribute__((aligned(64)));
+static float sinc_delta[SINC_PHASES][SINC_TAPS] __attribute__((aligned(64)));
+static pthread_once_t sinc_once = PTHREAD_ONCE_INIT;
+
+static double bessel_i0(double x) {
+    double sum = 1, term = 1;
+    for (int k = 1; k < 40; k++) {
+        term *= (x / (2 * k)) * (x / (2 * k));
+        sum += term;
+    }
+    return sum;
+}
+
+static void sinc_coefficients(double fraction, float *row) {
+    const double cutoff = 0.85, beta = 6.0, half = SINC_TAPS / 2.0;
+    double sum = 0, taps[SINC_TAPS];
+    for (int j = 0; j < SINC_TAPS; j++) {
+        double t = (double)(j - SINC_BEFORE) - fraction;  // distance from the read position
+        double u = t / half;
+        double window = fabs(u) < 1 ? bessel_i0(beta * sqrt(1 - u * u)) / bessel_i0(beta) : 0;
+        double x = M_PI * cutoff * t;
+        taps[j] = (fabs(x) < 1e-12 ? 1.0 : sin(x) / x) * window;
+        sum += taps[j];
+    }
+    for (int j = 0; j < SINC_TAPS; j++) row[j] = (float)(taps[j] / sum);  // unity gain at DC
+}
+
+static void build_sinc_table(void) {
+    float next[SINC_TAPS];
+    for (int p = 0; p < SINC_PHASES; p++) {
+        sinc_coefficients((double)p / SINC_PHASES, sinc_table[p]);
+        sinc_coefficients((double)(p + 1) / SINC_PHASES, next);
+        for (int j = 0; j < SINC_TAPS; j++) sinc_delta[p][j] = next[j] - sinc_table[p][j];
+    }
+}
+
+// MARK: - Interpolators: one output sample at a 32.32 position
+
+MK_INLINE float sample_linear(const float *x, uint64_t pos) MK_NONBLOCKING {
+    const float *p = x + (pos >> 32);
+    float f = MK_FRACTION(pos);
+    return p[0] + f * (p[1] - p[0]);
+}
+
+MK_INLINE float sample_cubic(const float *x, uint64_t pos) MK_NONBLOCKING {
+    const float *p = x + (pos >> 32);
+    float f = MK_FRACTION(pos);
+    float xm1 = p[-1], x0 = p[0], x1 = p[1], x2 = p[2];
+    float c1 = 0.5f * (x1 - xm1);
+    float c2 = xm1 - 2.5f * x0 + 2.0f * x1 - 0.5f * x2;
+    float c3 = 0.5f * (x2 - xm1) + 1.5f * (x0 - x1);
+    return ((c3 * f + c2) * f + c1) * f + x0;
+}
+
+MK_INLINE float sample_sinc(const float *x, uint64_t pos) MK_NONBLOCKING {
+    const float *p = x + (pos >> 32) - SINC_BEFORE;
+    uint32_t fraction = (uint32_t)pos;
+    const float *c = sinc_table[fraction >> 24], *d = sinc_delta[fraction >> 24];
+    float t = (float)(fraction & 0xFFFFFF) * (1.0f / 16777216.0f);
+    float acc = 0;
+    for (int j = 0; j < SINC_TAPS; j++) acc += p[j] * (c[j] + t * d[j]);
+    return acc;
+}
+
+// MARK: - Kernel bodies, written once
+
+// The generic mix loop: one interpolated sample per plane per frame, gains
+// computed from the frame index (no accumulated rounding drift).
+#define MK_MIX_BODY(SAMPLE)                                                                       \
+    const float *x = s->source[0], *y = s->source[1];                                             \
+    uint64_t pos = s->position + (uint64_t)start * s->step;                                       \
+    const float gl = s->gain[0], gr = s->gain[1], dl = s->gain_step[0], dr = s->gain_step[1];     \
+    if (y == NULL) {                                                                              \
+        for (int32_t i = start; i < n; i++, pos += s->step) {                                     \
+            float v = SAMPLE(x, pos);                                                             \
+            L[i] += v * (gl + dl * (float)i);                                                     \
+            R[i] += v * (gr + dr * (float)i);                                                     \
+        }                                                                                         \
+    } else {                                                                                      \
+        for (int32_t i = start; i < n; i++, pos += s->step) {                                     \
+            L[i] += SAMPLE(x, pos) * (gl + dl * (float)i);                                        \
+            R[i] += SAMPLE(y, pos) * (gr + dr * (float)i);                                        \
+        }                                                                                         \
+    }
+
+MK_INLINE void mix_linear_from(const mk_segment *s, float *L, float *R, int32_t start, int32_t n) MK_NONBLOCKING {
+    MK_MIX_BODY(sample_linear)
+}
+MK_INLINE void mix_cubic_body(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
+    const int32_t start = 0;
+    MK_MIX_BODY(sample_cubic)
+}
+MK_INLINE void mix_sinc_body(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
+    const int32_t start = 0;
+    MK_MIX_BODY(sample_sinc)
+}
+
+MK_INLINE void clear_body(float *L, float *R, int32_t n) MK_NONBLOCKING {
+    for (int32_t i = 0; i < n; i++) L[i] = 0;
+    for (int32_t i = 0; i < n; i++) R[i] = 0;
+}
+
+MK_INLINE void accumulate_body(const float *sl, const float *sr, float *dl, float *dr, float g, float dg,
+                               int32_t n) MK_NONBLOCKING {
+    for (int32_t i = 0; i < n; i++) {
+        float gi = g + dg * (float)i;
+        dl[i] += sl[i] * gi;
+        dr[i] += sr[i] * gi;
+    }
+}
+
+MK_INLINE void scale_body(float *L, float *R, float g, float dg, int32_t n) MK_NONBLOCKING {
+    for (int32_t i = 0; i < n; i++) {
+        float gi = g + dg * (float)i;
+        L[i] *= gi;
+        R[i] *= gi;
+    }
+}
+
+MK_INLINE void measure_body(const float *L, const float *R, int32_t n, float *peak, double *sum_squares) MK_NONBLOCKING {
+    float m = *peak, s = 0;
+    for (int32_t i = 0; i < n; i++) {
+        float a = fabsf(L[i]), b = fabsf(R[i]);
+        m = a > m ? a : m;
+        m = b > m ? b : m;
+        s += L[i] * L[i] + R[i] * R[i];
+    }
+    *peak = m;
+    *sum_squares += s;
+}
+
+MK_INLINE float clip_one(float x) MK_NONBLOCKING {
+    const float knee = 0.75f, room = 1.0f - knee;
+    float a = fabsf(x);
+    if (a <= knee) return x;
+    float u = (a - knee) / room;
+    float y = knee + room * (u / (1.0f + u));  // slope 1 at the knee, tends to 1
+    return x < 0 ? -y : y;
+}
+
+MK_INLINE void clip_body(float *L, float *R, int32_t n) MK_NONBLOCKING {
+    for (int32_t i = 0; i < n; i++) L[i] = clip_one(L[i]);
+    for (int32_t i = 0; i < n; i++) R[i] = clip_one(R[i]);
+}
+
+MK_INLINE void write_f32_body(const float *L, const float *R, float *d, int32_t n, int32_t ch) MK_NONBLOCKING {
+    if (ch == 2) {
+        for (int32_t i = 0; i < n; i++) {
+            d[2 * i] = L[i];
+            d[2 * i + 1] = R[i];
+        }
+    } else if (ch == 1) {
+        for (int32_t i = 0; i < n; i++) d[i] = 0.5f * (L[i] + R[i]);
+    } else {
+        for (int32_t i = 0; i < n; i++) {
+            float *f = d + (ptrdiff_t)i * ch;
+            f[0] = L[i];
+            f[1] = R[i];
+            for (int32_t c = 2; c < ch; c++) f[c] = 0;
+        }
+    }
+}
+
+MK_INLINE int16_t to_s16(float x) MK_NONBLOCKING {
+    x = x > 1.0f ? 1.0f : (x < -1.0f ? -1.0f : x);
+    x *= 32767.0f;
+    return (int16_t)(x >= 0 ? x + 0.5f : x - 0.5f);
+}
+
+MK_INLINE void write_s16_body(const float *L, const float *R, int16_t *d, int32_t n, int32_t ch) MK_NONBLOCKING {
+    if (ch == 2) {
+        for (int32_t i = 0; i < n; i++) {
+            d[2 * i] = to_s16(L[i]);
+            d[2 * i + 1] = to_s16(R[i]);
+        }
+    } else if (ch == 1) {
+        for (int32_t i = 0; i < n; i++) d[i] = to_s16(0.5f * (L[i] + R[i]));
+    } else {
+        for (int32_t i = 0; i < n; i++) {
+            int16_t *f = d + (ptrdiff_t)i * ch;
+            f[0] = to_s16(L[i]);
+            f[1] = to_s16(R[i]);
+            for (int32_t c = 2; c < ch; c++) f[c] = 0;
+        }
+    }
+}
+
+// MARK: - Instantiation
+
+// One set of entry functions per instruction set, from the same bodies; the
+// compiler vectorises each for its target.
+#define MK_INSTANTIATE(SUFFIX, ATTR)                                                                          \
+    static ATTR void mix_cubic_##SUFFIX(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {  \
+        mix_cubic_body(s, L, R, n);                                                                           \
+    }                                                                                                         \
+    static ATTR void mix_sinc_##SUFFIX(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {   \
+        mix_sinc_body(s, L, R, n);                                                                            \
+    }                                                                                                         \
+    static ATTR void clear_##SUFFIX(float *L, float *R, int32_t n) MK_NONBLOCKING { clear_body(L, R, n); }  \
+    static ATTR void accumulate_##SUFFIX(const float *sl, const float *sr, float *dl, float *dr, float g,   \
+                                         float dg, int32_t n) MK_NONBLOCKING {                                \
+        accumulate_body(sl, sr, dl, dr, g, dg, n);                                                            \
+    }                                                                                                         \
+    static ATTR void scale_##SUFFIX(float *L, float *R, float g, float dg, int32_t n) MK_NONBLOCKING {       \
+        scale_body(L, R, g, dg, n);                                                                           \
+    }                                                                                                         \
+    static ATTR void measure_##SUFFIX(const float *L, const float *R, int32_t n, float *peak, double *sq)    \
+        MK_NONBLOCKING {                                                                                      \
+        measure_body(L, R, n, peak, sq);                                                                      \
+    }                                                                                                         \
+    static ATTR void clip_##SUFFIX(float *L, float *R, int32_t n) MK_NONBLOCKING { clip_body(L, R, n); }    \
+    static ATTR void write_f32_##SUFFIX(const float *L, const float *R, float *d, int32_t n, int32_t ch)   \
+        MK_NONBLOCKING {                                                                                      \
+        write_f32_body(L, R, d, n, ch);                                                                       \
+    }                                                                                                         \
+    static ATTR void write_s16_##SUFFIX(const float *L, const float *R, int16_t *d, int32_t n, int32_t ch) \
+        MK_NONBLOCKING {                                                                                      \
+        write_s16_body(L, R, d, n, ch);                                                                       \
+    }
+
+MK_INSTANTIATE(portable, )
+
+static void mix_linear_portable(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
+    mix_linear_from(s, L, R, 0, n);
+}
+
+#ifdef MK_HAVE_AVX2
+MK_INSTANTIATE(avx2, MK_AVX2)
+
+// The hand-vectorised linear kernel: 8 output frames per step. The 8 read
+// positions of a step span at most 2 * 7 + 1 source samples when step <= 2,
+// so instead of a gather it loads 16 consecutive samples (two vectors, plus
+// the same shifted by one for the right-hand neighbours) and picks each
+// lane's samples with a cross-lane permute; when step <= 1 all positions fall
+// in the first vector and one permute per neighbour suffices. Larger steps
+// use a hardware gather. Positions stay exact 32.32: each lane's offset from
+// the step's first position is j * step, split into integer and fraction
+// words with an explicit carry.
+static MK_AVX2 void mix_linear_avx2(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
+    const float *x = s->source[0], *y = s->source[1];
+    const uint64_t step = s->step;
+    uint64_t pos = s->position;
+    const int32_t blocks = n & ~7;
+
+    int32_t jlo[8], jhi[8];
+    for (int j = 0; j < 8; j++) {
+        uint64_t o = (uint64_t)j * step;
+        jlo[j] = (int32_t)(uint32_t)o;
+        jhi[j] = (int32_t)(o >> 32);
+    }
+    const __m256i lane_lo = _mm256_loadu_si256((const __m256i *)jlo);
+    const __m256i lane_hi = _mm256_loadu_si256((const __m256i *)jhi);
+    const __m256i sign = _mm256_set1_epi32((int32_t)0x80000000);
+    const __m256i lane_lo_signed = _mm256_xor_si256(lane_lo, sign);
+    const __m256 to_unit = _mm256_set1_ps(1.0f / 16777216.0f);
+    const __m256 gl = _mm256_set1_ps(s->gain[0]), gr = _mm256_set1_ps(s->gain[1]);
+    const __m256 dl = _mm256_set1_ps(s->gain_step[0]), dr = _mm256_set1_ps(s->gain_step[1]);
+    __m256 frame = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 eight = _mm256_set1_ps(8);
+    const uint64_t step8 = step * 8;
+    const int mode = step <= (1ull << 32) ? 0 : (step <= (2ull << 32) ? 1 : 2);
+
+    for (int32_t i = 0; i < blocks; i += 8, pos += step8) {
+        const float *xb = x + (pos >> 32);
+        // lo = fraction(pos) + lane_lo (mod 2^32); carry where it wrapped.
+        __m256i f0 = _mm256_set1_epi32((int32_t)(uint32_t)pos);
+        __m256i lo = _mm256_add_epi32(f0, lane_lo);
+        __m256i carry = _mm256_cmpgt_epi32(lane_lo_signed, _mm256_xor_si256(lo, sign));
+        __m256i idx = _mm256_sub_epi32(lane_hi, carry);
+        __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(lo, 8)), to_unit);
+        __m256 g0 = _mm256_fmadd_ps(dl, frame, gl), g1 = _mm256_fmadd_ps(dr, frame, gr);
+        frame = _mm256_add_ps(frame, eight);
+
+        __m256 a, b, c, d;  // plane x: a = x[k], b = x[k+1]; plane y: c, d
+#define MK_PICK(base, OUT0, OUT1)                                                                       \
+    if (mode == 0) {                                                                                    \
+        OUT0 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(base), idx);                                     \
+        OUT1 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(base + 1), idx);                                 \
+    } else if (mode == 1) {                                                                             \
+        __m256 high = _mm256_castsi256_ps(_mm256_slli_epi32(idx, 28));                                  \
+        OUT0 = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(base), idx),                    \
+                                _mm256_permutevar8x32_ps(_mm256_loadu_ps(base + 8), idx), high);         \
+        OUT1 = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(base + 1), idx),                \
+                                _mm256_permutevar8x32_ps(_mm256_loadu_ps(base + 9), idx), high);         \
+    } else {                                                                                            \
+        OUT0 = _mm256_i32gather_ps(base, idx, 4);                                                       \
+        OUT1 = _mm256_i32gather_ps(base + 1, idx, 4);                                                   \
+    }
+        MK_PICK(xb, a, b)
+        __m256 v = _mm256_fmadd_ps(f, _mm256_sub_ps(b, a), a);
+        if (y == NULL) {
+            _mm256_storeu_ps(L + i, _mm256_fmadd_ps(v, g0, _mm256_loadu_ps(L + i)));
+            _mm256_storeu_ps(R + i, _mm256_fmadd_ps(v, g1, _mm256_loadu_ps(R + i)));
+        } else {
+            const float *yb = y + (pos >> 32);
+            MK_PICK(yb, c, d)
+            __m256 w = _mm256_fmadd_ps(f, _mm256_sub_ps(d, c), c);
+            _mm256_storeu_ps(L + i, _mm256_fmadd_ps(v, g0, _mm256_loadu_ps(L + i)));
+            _mm256_storeu_ps(R + i, _mm256_fmadd_ps(w, g1, _mm256_loadu_ps(R + i)));
+        }
+#undef MK_PICK
+    }
+    mix_linear_from(s, L, R, blocks, n);
+}
+#endif
+
+// MARK: - Tables and dispatch
+
+struct mk_kernel_table {
+    const char *name;
+    mk_mix_fn mix[3];
+    void (*clear)(float *, float *, int32_t) MK_NONBLOCKING;
+    void (*accumulate)(const float *, const float *, float *, float *, float, float, int32_t) MK_NONBLOCKING;
+    void (*scale)(float *, float *, float, float, int32_t) MK_NONBLOCKING;
+    void (*measure)(const float *, const float *, int32_t, float *, double *) MK_NONBLOCKING;
+    void (*clip)(float *, float *, int32_t) MK_NONBLOCKING;
+    void (*write_f32)(const float *, const float *, float *, int32_t, int32_t) MK_NONBLOCKING;
+    void (*write_s16)(const float *, const float *, int16_t *, int32_t, int32_t) MK_NONBLOCKING;
+};
+
+#define MK_TABLE(SUFFIX, NAME)                                                                     \
+    {NAME,           {mix_linear_##SUFFIX, mix_cubic_##SUFFIX, mix_sinc_##SUFFIX},               \
+     clear_##SUFFIX, accumulate_##SUFFIX,                                                          \
+     scale_##SUFFIX, measure_##SUFFIX,                                                             \
+     clip_##SUFFIX,  write_f32_##SUFFIX,                                                           \
+     write_s16_##SUFFIX}
+
+static const mk_kernel_table portable_table = MK_TABLE(portable, "portable");
+#ifdef MK_HAVE_AVX2
+static const mk_kernel_table avx2_table = MK_TABLE(avx2, "avx2+fma");
+#endif
+
+const mk_kernel_table *mk_select_kernels(mk_kernel_choice choice) {
+    pthread_once(&sinc_once, build_sinc_table);
+    if (choice == MK_KERNELS_PORTABLE) return &portable_table;
+#ifdef MK_HAVE_AVX2
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &avx2_table;
+#endif
+    return &portable_table;
+}
+
+const char *mk_kernel_name(const mk_kernel_table *table) { return table->name; }
+
+void mk_mix(const mk_kernel_table *t, mk_interpolation interpolation, const mk_segment *segment, float *out_left,
+            float *out_right, int32_t frames) MK_NONBLOCKING {
+    t->mix[(unsigned)interpolation <= MK_SINC ? interpolation : MK_LINEAR](segment, out_left, out_right, frames);
+}
+
+void mk_clear(const mk_kernel_table *t, float *left, float *right, int32_t frames) MK_NONBLOCKING {
+    t->clear(left, right, frames);
+}
+
+void mk_accumulate_ramped(const mk_kernel_table *t, const float *src_left, const float *src_right, float *dst_left,
+                          float *dst_right, float gain, float gain_step, int32_t frames) MK_NONBLOCKING {
+    t->accumulate(src_left, src_right, dst_left, dst_right, gain, gain_step, frames);
+}
+
+void mk_scale_ramped(const mk_kernel_table *t, float *left, float *right, float gain, float gain_step,
+                     int32_t frames) MK_NONBLOCKING {
+    t->scale(left, right, gain, gain_step, frames);
+}
+
+void mk_measure(const mk_kernel_table *t, const float *left, const float *right, int32_t frames, float *peak,
+                double *sum_squares) MK_NONBLOCKING {
+    t->measure(left, right, frames, peak, sum_squares);
+}
+
+void mk_soft_clip(const mk_kernel_table *t, float *left, float *right, int32_t frames) MK_NONBLOCKING {
+    t->clip(left, right, frames);
+}
+
+void mk_write_float32(const mk_kernel_table *t, const float *left, const float *right, float *dst, int32_t frames,
+                      int32_t channels) MK_NONBLOCKING {
+    t->write_f32(left, right, dst, frames, channels);
+}
+
+void mk_write_int16(const mk_kernel_table *t, const float *left, const float *right, int16_t *dst, int32_t frames,
+                    int32_t channels) MK_NONBLOCKING {
+    t->write_s16(left, right, dst, frames, channels);
+}
+
+void mk_prefetch(const float *p, int32_t floats) MK_NONBLOCKING {
+    for (int32_t i = 0; i < floats; i += 16) __builtin_prefetch(p + i, 0, 0);
+}
+
+void mk_zero_bytes(void *dst, int64_t bytes) MK_NONBLOCKING {
+    unsigned char *d = dst;
+    for (int64_t i = 0; i < bytes; i++) d[i] = 0;
+}

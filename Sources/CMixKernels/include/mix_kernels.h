@@ -1,5 +1,137 @@
-// Mixing kernels (placeholder until the mixer lands).
+// The mixer's inner loops: resampling mix kernels, bus gain ramps, metering and
+// output conversion. Kernels only; everything else of the mixer is Swift
+// (docs/mixer.md, "Kernels and CPU dispatch").
+//
+// Each kernel exists in one portable C version and, on x86-64, in an
+// AVX2+FMA version compiled with a function-level `target` attribute. A table
+// of function pointers is chosen once, when a mixer is created
+// (`mk_select_kernels`), from what the CPU reports (`__builtin_cpu_supports`),
+// so the same binary runs on any x86-64 and compiles on other architectures.
+//
+// Every kernel and every function pointer type is `nonblocking`: clang's
+// -Wfunction-effects (an error in this target) proves none of them can
+// allocate, lock or call anything that might. The Swift render path calls
+// them through the `mk_*` entry points below, which take the table as their
+// first argument.
 #ifndef SOUNDENGINE_MIX_KERNELS_H
 #define SOUNDENGINE_MIX_KERNELS_H
+
 #include <stdint.h>
+
+#if defined(__has_attribute)
+#if __has_attribute(nonblocking)
+#define MK_NONBLOCKING __attribute__((nonblocking))
+#endif
+#endif
+#ifndef MK_NONBLOCKING
+#define MK_NONBLOCKING
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Readable floats every source plane must have before its first and after its
+/// last frame. The kernels read up to this many samples past a segment's last
+/// interpolation position (vector loads, 16-tap sinc) and 8 before it.
+#define MK_GUARD_FRAMES 32
+
+/// Interpolation between source samples.
+typedef enum mk_interpolation {
+    /// Two-point linear interpolation.
+    MK_LINEAR = 0,
+    /// Four-point cubic (Catmull-Rom) interpolation.
+    MK_CUBIC = 1,
+    /// 16-tap Kaiser-windowed sinc, 256 interpolated phases.
+    MK_SINC = 2,
+} mk_interpolation;
+
+/// One run of output frames of one voice, with nothing changing but the
+/// position and two linear gain ramps.
+typedef struct mk_segment {
+    /// Source planes. `source[1] == NULL`: mono, mixed into both outputs with
+    /// `gain[0]` and `gain[1]`; otherwise plane 0 goes to the left output with
+    /// `gain[0]` and plane 1 to the right with `gain[1]`. Each pointer is the
+    /// sample at integer position 0 of this segment; at least
+    /// `MK_GUARD_FRAMES` samples before it and after the last position
+    /// reached must be readable.
+    const float *source[2];
+    /// Read position of the first output frame, 32.32 fixed point, relative
+    /// to `source` (normally just a fraction below 1.0).
+    uint64_t position;
+    /// Source frames advanced per output frame, 32.32 fixed point (> 0).
+    uint64_t step;
+    /// Left and right gains at the first output frame.
+    float gain[2];
+    /// Added to each gain after every output frame (a linear ramp).
+    float gain_step[2];
+} mk_segment;
+
+/// A mix kernel: adds `frames` resampled frames of `segment` into the
+/// left/right accumulators.
+typedef void (*mk_mix_fn)(const mk_segment *segment, float *out_left, float *out_right, int32_t frames) MK_NONBLOCKING;
+
+/// One CPU's set of kernels. Opaque to Swift; pass it back to the entry points.
+typedef struct mk_kernel_table mk_kernel_table;
+
+/// Which kernels to use.
+typedef enum mk_kernel_choice {
+    /// The fastest set this CPU supports.
+    MK_KERNELS_AUTOMATIC = 0,
+    /// The portable C set, whatever the CPU.
+    MK_KERNELS_PORTABLE = 1,
+} mk_kernel_choice;
+
+/// Returns the kernel table for `choice` (never NULL) and builds the shared
+/// sinc table on first use. Thread-safe; call on a control thread.
+const mk_kernel_table *mk_select_kernels(mk_kernel_choice choice);
+
+/// Name of a table's instruction set: "avx2+fma" or "portable".
+const char *mk_kernel_name(const mk_kernel_table *table);
+
+/// Adds one resampled segment into `out_left`/`out_right` (accumulates).
+void mk_mix(const mk_kernel_table *table, mk_interpolation interpolation, const mk_segment *segment,
+            float *out_left, float *out_right, int32_t frames) MK_NONBLOCKING;
+
+/// Sets `frames` samples of each plane to zero.
+void mk_clear(const mk_kernel_table *table, float *left, float *right, int32_t frames) MK_NONBLOCKING;
+
+/// `dst += src * g(t)` for both planes, `g(t) = gain + t * gain_step`.
+void mk_accumulate_ramped(const mk_kernel_table *table, const float *src_left, const float *src_right,
+                          float *dst_left, float *dst_right, float gain, float gain_step,
+                          int32_t frames) MK_NONBLOCKING;
+
+/// `x *= g(t)` in place for both planes, `g(t) = gain + t * gain_step`.
+void mk_scale_ramped(const mk_kernel_table *table, float *left, float *right, float gain, float gain_step,
+                     int32_t frames) MK_NONBLOCKING;
+
+/// Largest absolute sample of both planes, and the sum of squares of all
+/// `2 * frames` samples, accumulated into `*peak` (max) and `*sum_squares` (+=).
+void mk_measure(const mk_kernel_table *table, const float *left, const float *right, int32_t frames,
+                float *peak, double *sum_squares) MK_NONBLOCKING;
+
+/// Soft clip in place: identity below |x| = 0.75, then a tanh knee that
+/// approaches ±1 and never exceeds it.
+void mk_soft_clip(const mk_kernel_table *table, float *left, float *right, int32_t frames) MK_NONBLOCKING;
+
+/// Writes `frames` interleaved frames of `channels` float32 samples to `dst`:
+/// 1 channel = (L + R) / 2; 2 = L, R; more = L, R, then zeros.
+void mk_write_float32(const mk_kernel_table *table, const float *left, const float *right, float *dst,
+                      int32_t frames, int32_t channels) MK_NONBLOCKING;
+
+/// Like `mk_write_float32` but int16: clamped to [-1, 1], scaled by 32767,
+/// rounded to nearest.
+void mk_write_int16(const mk_kernel_table *table, const float *left, const float *right, int16_t *dst,
+                    int32_t frames, int32_t channels) MK_NONBLOCKING;
+
+/// Sets `bytes` bytes at `dst` to zero.
+void mk_zero_bytes(void *dst, int64_t bytes) MK_NONBLOCKING;
+
+/// Hints the CPU to start loading `floats` samples from `p` into cache.
+void mk_prefetch(const float *p, int32_t floats) MK_NONBLOCKING;
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif

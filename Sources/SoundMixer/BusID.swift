@@ -1,0 +1,15 @@
+/// Identifies a bus of a ``Mixer``'s bus tree. Buses live as long as the mixer.
+public struct BusID: Hashable, Sendable, CustomStringConvertible {
+    /// Index of the bus in the mixer's bus table; the master bus is 0.
+    public let index: UInt32
+
+    /// Makes an ID; games get IDs from ``Mixer/createBus(name:parent:)``.
+    public init(index: UInt32) {
+        self.index = index
+    }
+
+    /// The master bus: the root of the tree, whose output is the mixer's output.
+    public static let master = BusID(index: 0)
+
+    public var description: String { index == 0 ? "bus master" : "bus \(index)" }
+}

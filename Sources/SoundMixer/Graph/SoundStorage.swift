@@ -1,0 +1,89 @@
+import SoundCore
+
+/// The real-time layout of an in-memory sound: planar float32 with guard
+/// samples (see ``SoundBody``), in one allocation the control side owns and
+/// frees once the render thread has released the sound.
+struct SoundStorage: @unchecked Sendable {
+    // @unchecked: the memory is written once, before the first command naming the sound, and freed once, by the control side after the render thread released it.
+    /// The allocation (freed with `deallocate()`).
+    let memory: UnsafeMutablePointer<Float>
+    /// The render thread's view.
+    let body: SoundBody
+    /// Bytes held.
+    let bytes: Int
+
+    /// Copies `audio` into the layout. Throws `invalidParameter` for an
+    /// empty sound, a rate out of range or a bad loop region.
+    init(_ audio: DecodedAudio, name: String, loop: LoopRegion?) throws(SoundEngineError) {
+        let frames = audio.frameCount
+        guard frames > 0, frames < Int(Int32.max) else {
+            throw .invalidParameter("sound '\(name)' has \(frames) frames; it needs 1…\(Int32.max - 1)")
+        }
+        guard (1000...768_000).contains(audio.sampleRate) else {
+            throw .invalidParameter("sound '\(name)' has sampleRate \(audio.sampleRate); it must be 1000…768000")
+        }
+        var loopStart = 0, loopEnd = 0, inner = false
+        if let loop {
+            loopStart = loop.start
+            loopEnd = loop.end ?? frames
+            guard loopStart >= 0, loopEnd <= frames, loopStart < loopEnd else {
+                throw .invalidParameter("loop region \(loop) of sound '\(name)' is not inside its \(frames) frames")
+            }
+            inner = loopStart != 0 || loopEnd != frames
+            if inner && loopEnd - loopStart < 64 {
+                throw .invalidParameter("loop region \(loop) of sound '\(name)' is shorter than 64 frames")
+            }
+        }
+        let g = StreamRing.guardFrames
+        let downmix = Downmix(channels: audio.channelCount)
+        let planes = downmix.planes
+        let planeStride = frames + 2 * g
+        let loopLength = loopEnd - loopStart
+        let loopStride = inner ? loopLength + 2 * g : 0
+        let total = planes * (planeStride + loopStride)
+        memory = .allocate(capacity: total)
+        memory.initialize(repeating: 0, count: total)
+        bytes = total * MemoryLayout<Float>.stride
+
+        let plane0 = memory + g
+        let plane1 = planes == 2 ? plane0 + planeStride : nil
+        audio.samples.withUnsafeBufferPointer { samples in
+            let source = samples.baseAddress!
+            for i in 0..<frames {
+                downmix.fold(source, frame: i, into: { plane0[i] = $0 }, { plane1?[i] = $0 })
+            }
+        }
+        let wraps = loop != nil && !inner
+        for plane in [plane0, plane1].compactMap({ $0 }) {
+            if wraps {  // guards continue the loop in both directions
+                for j in 0..<g {
+                    plane[frames + j] = plane[j % frames]
+                    plane[-1 - j] = plane[frames - 1 - (j % frames)]
+                }
+            }
+        }
+        var body = SoundBody()
+        body.plane0 = UnsafePointer(plane0)
+        body.plane1 = plane1.map { UnsafePointer($0) }
+        if inner {
+            let loopBase = memory + planes * planeStride + g
+            for p in 0..<planes {
+                let source = p == 0 ? plane0 : plane1!
+                let copy = loopBase + p * loopStride
+                for j in -g..<(loopLength + g) {
+                    copy[j] = source[loopStart + ((j % loopLength) + loopLength) % loopLength]
+                }
+            }
+            body.loopPlane0 = UnsafePointer(loopBase)
+            body.loopPlane1 = planes == 2 ? UnsafePointer(loopBase + loopStride) : nil
+        }
+        body.frames = frames
+        body.loopStart = loopStart
+        body.loopEnd = loop == nil ? 0 : loopEnd
+        body.planes = planes
+        body.sampleRate = Double(audio.sampleRate)
+        self.body = body
+    }
+
+    func deallocate() { memory.deallocate() }
+}

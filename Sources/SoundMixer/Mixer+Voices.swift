@@ -1,0 +1,249 @@
+public import SoundCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Playing and controlling voices (control world). Every call takes one
+/// slot of the command queue and reaches the render thread at the start of
+/// the next quantum.
+extension Mixer {
+    /// Starts a voice playing `sound` on `bus`.
+    ///
+    /// - Returns: the voice's ID, valid until the voice ends
+    ///   (``MixerEvent/voiceEnded(_:_:)``).
+    /// - Throws: `idNotFound` (sound or bus); `invalidParameter` naming the
+    ///   parameter out of range (see ``VoiceParameters``), or `loop` for a
+    ///   sound loaded without a loop region; `maxReached` when all voices
+    ///   (or, for a stream, all stream rings) are busy; `commandQueueFull`.
+    ///   Nothing changes when it throws.
+    @discardableResult
+    public func play(_ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters())
+        throws(SoundEngineError) -> VoiceID
+    {
+        let p = parameters
+        try Self.check(volume: p.volume)
+        try Self.check(pan: p.pan)
+        try Self.check(pitch: p.pitch)
+        try Self.check(frames: p.fadeInFrames, "fadeInFrames")
+        var startKind: UInt8 = 0, time: Int64 = 0
+        switch p.start {
+        case .immediately: break
+        case .afterFrames(let frames):
+            try Self.check(frames: frames, "start delay")
+            (startKind, time) = (1, Int64(frames))
+        case .atFrame(let frame):
+            guard frame >= 0 else { throw .invalidParameter("start frame \(frame) must be ≥ 0") }
+            (startKind, time) = (2, frame)
+        }
+        let (voiceID, job) = try control.withLock { state throws(SoundEngineError) -> (VoiceID, StreamJob?) in
+            let soundSlot = try soundSlot(sound, in: state)
+            let busIndex = try state.graph.index(bus)
+            let entry = state.sounds[soundSlot]!
+            if p.loop && !entry.canLoop {
+                throw .invalidParameter("loop: \(sound) '\(entry.name)' was loaded without a loop region")
+            }
+            let slot = try takeVoiceSlot(&state)
+            var opener: AudioSourceOpener?
+            var stream: Int32 = -1
+            if case .stream(let open) = entry.content {
+                guard let s = claimStreamSlot() else {
+                    state.freeVoices.append(slot)
+                    throw .maxReached(
+                        "all \(configuration.maxStreams) stream rings are playing (MixerConfiguration.maxStreams)")
+                }
+                stream = Int32(s)
+                opener = open
+            }
+            let generation = state.voices[slot].generation &+ 1 == 0 ? 1 : state.voices[slot].generation &+ 1
+            let command = VoiceStartCommand(
+                slot: UInt32(slot), generation: generation, sound: sound.slot, soundGeneration: sound.generation,
+                bus: Int32(busIndex), stream: stream, gains: Self.gains(volume: p.volume, pan: p.pan),
+                pitch: p.pitch, fadeInFrames: Int32(p.fadeInFrames), startKind: startKind, loop: p.loop,
+                quality: p.quality.rawValue, time: time)
+            do throws(SoundEngineError) {
+                try push(.start(command))
+            } catch {
+                state.freeVoices.append(slot)
+                if stream >= 0 { releaseUnusedStreamSlot(Int(stream)) }
+                throw error
+            }
+            state.voices[slot] = ControlState.Voice(
+                generation: generation, inUse: true, sound: sound, volume: p.volume, pan: p.pan)
+            let id = VoiceID(slot: UInt32(slot), generation: generation)
+            return (id, opener.map { StreamJob(slot: Int(stream), opener: $0, loop: p.loop, voice: id) })
+        }
+        if let job { streamer.submit(job) }
+        return voiceID
+    }
+
+    /// Stops a voice: it fades out over `fadeOutFrames` (at least
+    /// ``MixerConfiguration/declickFrames``) and ends, starting at the next
+    /// quantum or, when `atFrame` is given, at that frame of the mixer clock.
+    ///
+    /// - Throws: `idNotFound` for a voice that ended; `invalidParameter`; `commandQueueFull`.
+    public func stop(_ voice: VoiceID, fadeOutFrames: Int = 0, atFrame: Int64? = nil) throws(SoundEngineError) {
+        try Self.check(frames: fadeOutFrames, "fadeOutFrames")
+        if let atFrame, atFrame < 0 { throw .invalidParameter("stop frame \(atFrame) must be ≥ 0") }
+        try withVoice(voice) { _ throws(SoundEngineError) in
+            try push(
+                .stop(
+                    slot: voice.slot, generation: voice.generation, fadeFrames: Int32(fadeOutFrames),
+                    atFrame: atFrame ?? -1))
+        }
+    }
+
+    /// Ramps a voice's volume (linear gain 0…16) over `rampFrames` (default: one quantum).
+    public func setVolume(_ voice: VoiceID, _ volume: Float, rampFrames: Int? = nil) throws(SoundEngineError) {
+        try Self.check(volume: volume)
+        try setGains(voice, rampFrames: rampFrames) { $0.volume = volume }
+    }
+
+    /// Ramps a voice's pan (-1…1, equal power) over `rampFrames` (default: one quantum).
+    public func setPan(_ voice: VoiceID, _ pan: Float, rampFrames: Int? = nil) throws(SoundEngineError) {
+        try Self.check(pan: pan)
+        try setGains(voice, rampFrames: rampFrames) { $0.pan = pan }
+    }
+
+    /// Changes a voice's pitch ratio (1/256…16) from the next quantum.
+    public func setPitch(_ voice: VoiceID, _ pitch: Double) throws(SoundEngineError) {
+        try Self.check(pitch: pitch)
+        try withVoice(voice) { _ throws(SoundEngineError) in
+            try push(.setPitch(slot: voice.slot, generation: voice.generation, pitch: pitch))
+        }
+    }
+
+    /// Fades a voice out over `fadeFrames` (at least the de-click) and holds its position.
+    public func pause(_ voice: VoiceID, fadeFrames: Int = 0) throws(SoundEngineError) {
+        try Self.check(frames: fadeFrames, "fadeFrames")
+        try withVoice(voice) { _ throws(SoundEngineError) in
+            try push(.pause(slot: voice.slot, generation: voice.generation, fadeFrames: Int32(fadeFrames)))
+        }
+    }
+
+    /// Resumes a paused voice, fading in over `fadeFrames` (at least the de-click).
+    public func resume(_ voice: VoiceID, fadeFrames: Int = 0) throws(SoundEngineError) {
+        try Self.check(frames: fadeFrames, "fadeFrames")
+        try withVoice(voice) { _ throws(SoundEngineError) in
+            try push(.resume(slot: voice.slot, generation: voice.generation, fadeFrames: Int32(fadeFrames)))
+        }
+    }
+
+    /// Stops every voice with a fade of `fadeOutFrames` (at least the de-click).
+    public func stopAll(fadeOutFrames: Int = 0) throws(SoundEngineError) {
+        try Self.check(frames: fadeOutFrames, "fadeOutFrames")
+        try control.withLock { _ throws(SoundEngineError) in try push(.stopAll(fadeFrames: Int32(fadeOutFrames))) }
+    }
+
+    /// Whether `voice` has not ended yet (it may still be waiting to start).
+    public func isActive(_ voice: VoiceID) -> Bool {
+        control.withLock { state in (try? voiceSlot(voice, in: state)) != nil }
+    }
+
+    // MARK: - Internals
+
+    private func setGains(_ voice: VoiceID, rampFrames: Int?, _ change: (inout ControlState.Voice) -> Void)
+        throws(SoundEngineError)
+    {
+        let ramp = rampFrames ?? configuration.quantumFrames
+        try Self.check(frames: ramp, "rampFrames")
+        try control.withLock { state throws(SoundEngineError) in
+            let slot = try voiceSlot(voice, in: state)
+            var v = state.voices[slot]
+            change(&v)
+            try push(
+                .setGains(
+                    slot: voice.slot, generation: voice.generation, gains: Self.gains(volume: v.volume, pan: v.pan),
+                    rampFrames: Int32(ramp)))
+            state.voices[slot] = v
+        }
+    }
+
+    private func withVoice(_ voice: VoiceID, _ body: (Int) throws(SoundEngineError) -> Void) throws(SoundEngineError) {
+        try control.withLock { state throws(SoundEngineError) in try body(try voiceSlot(voice, in: state)) }
+    }
+
+    /// Slot of a voice that has not ended, or `idNotFound`.
+    func voiceSlot(_ voice: VoiceID, in state: ControlState) throws(SoundEngineError) -> Int {
+        let slot = Int(voice.slot)
+        guard slot < state.voices.count, state.voices[slot].inUse, state.voices[slot].generation == voice.generation,
+            // acquiring: pairs with the render thread's releasing store in endVoice.
+            core.pointee.voiceEnded[slot].load(ordering: .acquiring) != voice.generation
+        else { throw .idNotFound("\(voice) has ended or never existed") }
+        return slot
+    }
+
+    private func takeVoiceSlot(_ state: inout ControlState) throws(SoundEngineError) -> Int {
+        if state.freeVoices.isEmpty {
+            for slot in state.voices.indices where state.voices[slot].inUse {
+                // acquiring: pairs with the render thread's releasing store in endVoice;
+                // the render thread is done with the slot.
+                if core.pointee.voiceEnded[slot].load(ordering: .acquiring) == state.voices[slot].generation {
+                    state.voices[slot].inUse = false
+                    state.freeVoices.append(slot)
+                }
+            }
+        }
+        guard let slot = state.freeVoices.popLast() else {
+            throw .maxReached("all \(configuration.maxVoices) voices are playing (MixerConfiguration.maxVoices)")
+        }
+        return slot
+    }
+
+    private func claimStreamSlot() -> Int? {
+        for slot in 0..<core.pointee.maxStreams {
+            // acquiring: pairs with the streaming thread's releasing store of
+            // `free` after it reset the ring.
+            if core.pointee.streams[slot].shared.pointee.state.compareExchange(
+                expected: StreamState.free.rawValue, desired: StreamState.claimed.rawValue, ordering: .acquiring
+            ).exchanged {
+                return slot
+            }
+        }
+        return nil
+    }
+
+    /// Gives back a slot claimed for a voice whose start command was refused:
+    /// no other thread has seen it.
+    private func releaseUnusedStreamSlot(_ slot: Int) {
+        // relaxed: the claim was never published to another thread.
+        core.pointee.streams[slot].shared.pointee.state.store(StreamState.free.rawValue, ordering: .relaxed)
+    }
+
+    // MARK: - Validation and the pan law
+
+    static func check(volume: Float) throws(SoundEngineError) {
+        guard volume.isFinite, volume >= 0, volume <= 16 else {
+            throw .invalidParameter("volume \(volume) must be finite, 0…16")
+        }
+    }
+
+    static func check(pan: Float) throws(SoundEngineError) {
+        guard pan.isFinite, pan >= -1, pan <= 1 else { throw .invalidParameter("pan \(pan) must be -1…1") }
+    }
+
+    static func check(pitch: Double) throws(SoundEngineError) {
+        guard pitch.isFinite, pitch >= 1.0 / 256, pitch <= 16 else {
+            throw .invalidParameter("pitch \(pitch) must be a ratio 1/256…16")
+        }
+    }
+
+    static func check(frames: Int, _ what: String) throws(SoundEngineError) {
+        guard frames >= 0, frames <= Int(Int32.max) else {
+            throw .invalidParameter("\(what) \(frames) must be 0…\(Int32.max) frames")
+        }
+    }
+
+    /// Equal-power pan gains for both kinds of source (see ``VoiceParameters/pan``).
+    static func gains(volume: Float, pan: Float) -> PanGains {
+        let theta = (Double(pan) + 1) * Double.pi / 4
+        let c = cos(theta), s = sin(theta)
+        return PanGains(
+            monoLeft: volume * Float(c), monoRight: volume * Float(s),
+            stereoLeft: volume * Float(min(1, 2.0.squareRoot() * c)),
+            stereoRight: volume * Float(min(1, 2.0.squareRoot() * s)))
+    }
+}

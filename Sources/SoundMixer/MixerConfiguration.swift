@@ -1,0 +1,104 @@
+public import SoundCore
+
+/// Everything a ``Mixer`` fixes when it is created: its rate and quantum and
+/// the size of every pool and queue. Nothing grows later; when a pool is full
+/// the call fails with `maxReached` (or `commandQueueFull`) and a counter goes up.
+///
+/// Defaults: 48 kHz, 512-frame quanta, 256 voices, 32 buses, 512 sounds,
+/// 64 KiB of command queue, 1024 events, 8 streams of 32768 frames, a
+/// 2048-frame metering window, 64-frame de-click ramps, no limiter, the
+/// fastest kernels the CPU supports.
+public struct MixerConfiguration: Sendable, Hashable {
+    /// Frames per second of the mix, 8000…384000. ``Mixer/setOutputFormat(_:)``
+    /// may change it to the rate the server granted.
+    public var sampleRate: Int = 48_000
+    /// Frames mixed per render quantum: a power of two, 64…8192
+    /// (`InitSettings.samplesPerFrame`). Parameter ramps span one quantum;
+    /// commands take effect at quantum boundaries (voice starts and stops to
+    /// the frame, see ``VoiceStart``). The render entry accepts any frame
+    /// count and carries the rest of a quantum to the next call.
+    public var quantumFrames: Int = 512
+    /// Voices that can play at once, 1…65536.
+    public var maxVoices: Int = 256
+    /// Buses including the master, 1…1024.
+    public var maxBuses: Int = 32
+    /// Sounds loaded at once (in memory and streamed), 1…65536.
+    public var maxSounds: Int = 512
+    /// Bytes of the game → render command queue (`InitSettings.commandQueueSize`).
+    /// The queue holds `commandQueueBytes / Mixer.commandSlotBytes` commands
+    /// (at least 16); every call that changes a voice or a sound takes one.
+    public var commandQueueBytes: Int = 65_536
+    /// Events the render → control queue holds between two ``Mixer/drainEvents(_:)``, 16…1048576.
+    public var eventQueueCapacity: Int = 1024
+    /// Streamed voices that can play at once, 0…256 (each owns one ring).
+    public var maxStreams: Int = 8
+    /// Frames of decoded audio buffered ahead per stream, 1024…4194304, at
+    /// the source's rate (about 0.7 s at 48 kHz by default).
+    public var streamBufferFrames: Int = 32_768
+    /// Frames a bus meter integrates before it publishes a reading, 64…1048576
+    /// (rounded up to whole quanta).
+    public var meterWindowFrames: Int = 2048
+    /// Shortest fade the mixer applies when a voice stops, pauses or is cut
+    /// by an unload, so that nothing clicks, 0…4096 frames.
+    public var declickFrames: Int = 64
+    /// Soft-clips the master output (identity up to ±0.75, then a smooth knee
+    /// towards ±1). Off by default: the mix is not altered.
+    public var limiter: Bool = false
+    /// Which kernel set mixes.
+    public var kernels: KernelSelection = .automatic
+
+    /// Creates a configuration; every argument has the default described on the type.
+    public init(
+        sampleRate: Int = 48_000, quantumFrames: Int = 512, maxVoices: Int = 256, maxBuses: Int = 32,
+        maxSounds: Int = 512, commandQueueBytes: Int = 65_536, eventQueueCapacity: Int = 1024,
+        maxStreams: Int = 8, streamBufferFrames: Int = 32_768, meterWindowFrames: Int = 2048,
+        declickFrames: Int = 64, limiter: Bool = false, kernels: KernelSelection = .automatic
+    ) {
+        self.sampleRate = sampleRate
+        self.quantumFrames = quantumFrames
+        self.maxVoices = maxVoices
+        self.maxBuses = maxBuses
+        self.maxSounds = maxSounds
+        self.commandQueueBytes = commandQueueBytes
+        self.eventQueueCapacity = eventQueueCapacity
+        self.maxStreams = maxStreams
+        self.streamBufferFrames = streamBufferFrames
+        self.meterWindowFrames = meterWindowFrames
+        self.declickFrames = declickFrames
+        self.limiter = limiter
+        self.kernels = kernels
+    }
+
+    /// Throws `invalidParameter` naming the first field out of range.
+    public func validate() throws(SoundEngineError) {
+        func check(_ ok: Bool, _ field: String, _ value: Int, _ rule: String) throws(SoundEngineError) {
+            if !ok { throw .invalidParameter("MixerConfiguration.\(field) = \(value): \(rule)") }
+        }
+        try check((8000...384_000).contains(sampleRate), "sampleRate", sampleRate, "must be 8000…384000")
+        try check(
+            (64...8192).contains(quantumFrames) && quantumFrames & (quantumFrames - 1) == 0, "quantumFrames",
+            quantumFrames, "must be a power of two, 64…8192")
+        try check((1...65_536).contains(maxVoices), "maxVoices", maxVoices, "must be 1…65536")
+        try check((1...1024).contains(maxBuses), "maxBuses", maxBuses, "must be 1…1024")
+        try check((1...65_536).contains(maxSounds), "maxSounds", maxSounds, "must be 1…65536")
+        try check(
+            (16 * Mixer.commandSlotBytes...(64 << 20)).contains(commandQueueBytes), "commandQueueBytes",
+            commandQueueBytes, "must hold 16 commands of \(Mixer.commandSlotBytes) bytes, at most 64 MiB")
+        try check((16...(1 << 20)).contains(eventQueueCapacity), "eventQueueCapacity", eventQueueCapacity, "must be 16…1048576")
+        try check((0...256).contains(maxStreams), "maxStreams", maxStreams, "must be 0…256")
+        try check(
+            (1024...(1 << 22)).contains(streamBufferFrames), "streamBufferFrames", streamBufferFrames,
+            "must be 1024…4194304")
+        try check(
+            (64...(1 << 20)).contains(meterWindowFrames), "meterWindowFrames", meterWindowFrames, "must be 64…1048576")
+        try check((0...4096).contains(declickFrames), "declickFrames", declickFrames, "must be 0…4096")
+    }
+}
+
+/// Which set of mixing kernels a ``Mixer`` uses.
+public enum KernelSelection: Sendable, Hashable {
+    /// The fastest set the CPU supports (AVX2+FMA on x86-64 that has it, else portable C).
+    case automatic
+    /// The portable C kernels on any CPU (to compare, or to rule the vector kernels out).
+    case portable
+}

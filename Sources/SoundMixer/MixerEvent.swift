@@ -1,0 +1,19 @@
+public import SoundCore
+
+/// Something that happened on the render or streaming thread, delivered by
+/// ``Mixer/drainEvents(_:)`` on whatever thread calls it (the engine's event
+/// thread), never on the render thread.
+public enum MixerEvent: Sendable, Hashable {
+    /// A voice finished: it reached the end of its sound, finished its fade
+    /// out after a stop, or its sound was unloaded. Its ID is now stale.
+    case voiceEnded(VoiceID, SoundID)
+    /// A streamed voice ran out of decoded audio and played silence until the
+    /// streaming thread caught up (once per starvation episode).
+    case streamStarved(VoiceID)
+    /// A streamed voice could not open or read its source; it ends.
+    case streamFailed(VoiceID, SoundEngineError)
+    /// The event queue was full and this many render events were lost
+    /// (reported once there is room again; also in ``MixerStatistics/eventsDropped``).
+    case eventsDropped(Int)
+}
+

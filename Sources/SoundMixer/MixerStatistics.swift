@@ -1,0 +1,29 @@
+/// Counters a ``Mixer`` keeps from its creation, read with ``Mixer/statistics``.
+/// Each field is read from its own atomic, so a snapshot is not one instant.
+public struct MixerStatistics: Sendable, Hashable {
+    /// Commands the control side queued for the render thread.
+    public var commandsQueued: UInt64 = 0
+    /// Commands the render thread has applied.
+    public var commandsProcessed: UInt64 = 0
+    /// Calls refused with `commandQueueFull` (nothing was queued for them).
+    public var commandsRejected: UInt64 = 0
+    /// Render quanta mixed.
+    public var quantaRendered: UInt64 = 0
+    /// Calls of the render entry.
+    public var renderCalls: UInt64 = 0
+    /// Render calls that found another call still rendering and wrote silence.
+    public var overlappingRenderCalls: UInt64 = 0
+    /// Voices playing, paused or waiting to start, as of the last quantum.
+    public var voicesActive: Int = 0
+    /// Times a streamed voice ran dry.
+    public var starvations: UInt64 = 0
+    /// Events the render thread produced.
+    public var eventsPosted: UInt64 = 0
+    /// Events lost because the event queue was full.
+    public var eventsDropped: UInt64 = 0
+    /// Name of the kernel set in use: "avx2+fma" or "portable".
+    public var kernels: String = ""
+
+    /// Creates zeroed counters.
+    public init() {}
+}

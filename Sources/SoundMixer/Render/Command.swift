@@ -1,0 +1,62 @@
+/// One control → render message. Trivial (no references), so it crosses
+/// the command ring by copy; the render thread applies it at the start of
+/// the next quantum. Voice commands carry the voice's generation: one that
+/// no longer matches the slot (the voice ended) is ignored.
+enum Command: BitwiseCopyable {
+    /// Start a voice in a free slot.
+    case start(VoiceStartCommand)
+    /// Fade a voice out over `fadeFrames` (at least the de-click) and end
+    /// it, beginning at mixer frame `atFrame` (or now, when `atFrame < 0`).
+    case stop(slot: UInt32, generation: UInt32, fadeFrames: Int32, atFrame: Int64)
+    /// New volume/pan gains, ramped over `rampFrames`.
+    case setGains(slot: UInt32, generation: UInt32, gains: PanGains, rampFrames: Int32)
+    /// New pitch ratio, from the next quantum.
+    case setPitch(slot: UInt32, generation: UInt32, pitch: Double)
+    /// Fade to silence and hold the position.
+    case pause(slot: UInt32, generation: UInt32, fadeFrames: Int32)
+    /// Fade back in from where the voice paused.
+    case resume(slot: UInt32, generation: UInt32, fadeFrames: Int32)
+    /// Stop every voice with this fade.
+    case stopAll(fadeFrames: Int32)
+    /// Stop the sound's voices with the de-click fade, then release its memory
+    /// to the control side.
+    case unloadSound(slot: UInt32, generation: UInt32)
+}
+
+/// Left/right gains of a voice for each kind of source, computed on the
+/// control side (the render thread does no trigonometry): `mono` applies to a
+/// one-plane source panned with the equal-power law, `stereo` to a two-plane
+/// source balanced. Streams learn their channel count only once open, so
+/// both are sent.
+struct PanGains: BitwiseCopyable, Equatable {
+    var monoLeft: Float
+    var monoRight: Float
+    var stereoLeft: Float
+    var stereoRight: Float
+
+    @_noLocks init(monoLeft: Float, monoRight: Float, stereoLeft: Float, stereoRight: Float) {
+        self.monoLeft = monoLeft
+        self.monoRight = monoRight
+        self.stereoLeft = stereoLeft
+        self.stereoRight = stereoRight
+    }
+}
+
+/// Payload of ``Command/start(_:)``.
+struct VoiceStartCommand: BitwiseCopyable {
+    var slot: UInt32
+    var generation: UInt32
+    var sound: UInt32
+    var soundGeneration: UInt32
+    var bus: Int32
+    /// Stream slot for a streamed sound, -1 for an in-memory one.
+    var stream: Int32
+    var gains: PanGains
+    var pitch: Double
+    var fadeInFrames: Int32
+    /// `VoiceStart` flattened: 0 = next quantum, 1 = `time` frames into it, 2 = at mixer frame `time`.
+    var startKind: UInt8
+    var loop: Bool
+    var quality: UInt8
+    var time: Int64
+}

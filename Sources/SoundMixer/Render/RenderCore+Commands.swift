@@ -1,0 +1,208 @@
+/// Applying control → render commands, at the start of each quantum.
+extension RenderCore {
+    @_noLocks
+    mutating func applyCommands() {
+        var applied: UInt64 = 0
+        while let command = commands.popCommand() {
+            applied += 1
+            switch command {
+            case .start(let start):
+                startVoice(start)
+            case .stop(let slot, let generation, let fadeFrames, let atFrame):
+                guard let voice = voice(slot, generation) else { continue }
+                if atFrame < 0 || atFrame <= clock {
+                    beginStop(voice, fadeFrames: Int(fadeFrames))
+                } else {
+                    voice.pointee.stopTime = atFrame
+                    voice.pointee.stopFadeFrames = fadeFrames
+                }
+            case .setGains(let slot, let generation, let gains, let rampFrames):
+                guard let voice = voice(slot, generation) else { continue }
+                voice.pointee.target = gains
+                rampGains(voice, over: Int(rampFrames))
+            case .setPitch(let slot, let generation, let pitch):
+                voice(slot, generation)?.pointee.pitch = pitch
+            case .pause(let slot, let generation, let fadeFrames):
+                guard let voice = voice(slot, generation) else { continue }
+                pause(voice, fadeFrames: Int(fadeFrames))
+            case .resume(let slot, let generation, let fadeFrames):
+                guard let voice = voice(slot, generation) else { continue }
+                resume(voice, fadeFrames: Int(fadeFrames))
+            case .stopAll(let fadeFrames):
+                var i = 0
+                while i < activeCount {
+                    let before = activeCount
+                    beginStop(voices + Int(active[i]), fadeFrames: Int(fadeFrames))
+                    if activeCount == before { i += 1 }
+                }
+            case .unloadSound(let slot, let generation):
+                unloadSound(Int(slot), generation)
+            }
+        }
+        if applied > 0 {
+            atomics.pointee.commandsProcessed.wrappingAdd(applied, ordering: .relaxed)  // relaxed: a counter
+        }
+    }
+
+    /// The voice in `slot` if it is still the one `generation` names.
+    @_noLocks
+    func voice(_ slot: UInt32, _ generation: UInt32) -> UnsafeMutablePointer<RenderVoice>? {
+        guard Int(slot) < maxVoices else { return nil }
+        let voice = voices + Int(slot)
+        return voice.pointee.phase != .idle && voice.pointee.generation == generation ? voice : nil
+    }
+
+    @_noLocks
+    mutating func startVoice(_ command: VoiceStartCommand) {
+        let slot = Int(command.slot)
+        guard slot < maxVoices, Int(command.sound) < maxSounds else { return }
+        let voice = voices + slot
+        if voice.pointee.phase != .idle { endVoice(slot) }  // cannot happen: the control side reuses ended slots only
+        var v = RenderVoice()
+        v.generation = command.generation
+        v.sound = command.sound
+        v.soundGeneration = command.soundGeneration
+        v.bus = Int(command.bus) < maxBuses && command.bus >= 0 ? command.bus : 0
+        v.stream = command.stream
+        v.looping = command.loop
+        v.quality = command.quality
+        v.pitch = command.pitch
+        v.target = command.gains
+        v.fade = GainRamp(command.fadeInFrames > 0 ? 0 : 1)
+        v.fade.start(to: 1, over: Int(command.fadeInFrames))
+        switch command.startKind {
+        case 1: v.startTime = clock + max(0, command.time)
+        case 2: v.startTime = max(clock, command.time)
+        default: v.startTime = clock
+        }
+        if command.stream >= 0 {
+            v.phase = .waitingForStream
+        } else {
+            v.body = sounds[Int(command.sound)]
+            v.phase = .scheduled
+            settleGains(&v)
+        }
+        v.activeIndex = Int32(activeCount)
+        voice.pointee = v
+        active[activeCount] = Int32(slot)
+        activeCount += 1
+        soundVoices[Int(command.sound)] += 1
+    }
+
+    /// Sets the gain ramps at the targets for the voice's kind of source (no ramp).
+    @_noLocks
+    func settleGains(_ v: inout RenderVoice) {
+        let stereo = v.body.planes == 2
+        v.left = GainRamp(stereo ? v.target.stereoLeft : v.target.monoLeft)
+        v.right = GainRamp(stereo ? v.target.stereoRight : v.target.monoRight)
+    }
+
+    @_noLocks
+    func rampGains(_ voice: UnsafeMutablePointer<RenderVoice>, over frames: Int) {
+        let stereo = voice.pointee.body.planes == 2
+        let t = voice.pointee.target
+        voice.pointee.left.start(to: stereo ? t.stereoLeft : t.monoLeft, over: frames)
+        voice.pointee.right.start(to: stereo ? t.stereoRight : t.monoRight, over: frames)
+    }
+
+    /// Fades the voice out over `fadeFrames` (at least the de-click) and ends
+    /// it then; a voice that is not audible yet ends at once.
+    @_noLocks
+    mutating func beginStop(_ voice: UnsafeMutablePointer<RenderVoice>, fadeFrames: Int) {
+        voice.pointee.stopTime = .max
+        switch voice.pointee.phase {
+        case .idle:
+            return
+        case .waitingForStream, .scheduled, .paused:
+            endVoice(Int(voice - voices))
+        case .playing:
+            let frames = max(fadeFrames, declickFrames)
+            if frames == 0 || voice.pointee.fade.value == 0 {
+                endVoice(Int(voice - voices))
+            } else {
+                voice.pointee.fade.start(to: 0, over: frames)
+                voice.pointee.fadeEnd = .stop
+            }
+        }
+    }
+
+    @_noLocks
+    mutating func pause(_ voice: UnsafeMutablePointer<RenderVoice>, fadeFrames: Int) {
+        guard voice.pointee.fadeEnd != .stop else { return }
+        switch voice.pointee.phase {
+        case .playing:
+            let frames = max(fadeFrames, declickFrames)
+            voice.pointee.fade.start(to: 0, over: frames)
+            voice.pointee.fadeEnd = .pause
+            if frames == 0 { voice.pointee.phase = .paused }
+        case .scheduled:
+            voice.pointee.fade = GainRamp(0)
+            voice.pointee.phase = .paused
+        default:
+            break
+        }
+    }
+
+    @_noLocks
+    mutating func resume(_ voice: UnsafeMutablePointer<RenderVoice>, fadeFrames: Int) {
+        let v = voice.pointee
+        guard v.phase == .paused || (v.phase == .playing && v.fadeEnd == .pause) else { return }
+        voice.pointee.phase = .playing
+        voice.pointee.fadeEnd = .nothing
+        voice.pointee.fade.start(to: 1, over: max(fadeFrames, declickFrames))
+    }
+
+    @_noLocks
+    mutating func unloadSound(_ slot: Int, _ generation: UInt32) {
+        guard slot < maxSounds else { return }
+        soundUnloading[slot] = generation
+        var i = 0
+        while i < activeCount {
+            let before = activeCount
+            let voice = voices + Int(active[i])
+            if Int(voice.pointee.sound) == slot { beginStop(voice, fadeFrames: 0) }
+            if activeCount == before { i += 1 }
+        }
+        releaseSoundIfUnused(slot)
+    }
+
+    @_noLocks
+    func releaseSoundIfUnused(_ slot: Int) {
+        let generation = soundUnloading[slot]
+        guard generation != 0, soundVoices[slot] == 0 else { return }
+        soundUnloading[slot] = 0
+        // releasing: pairs with the control side's acquiring load before it frees
+        // the sound's memory; every read of it by this thread happened before.
+        soundReleased[slot].store(generation, ordering: .releasing)
+    }
+
+    /// Ends the voice in `slot`: frees the slot, its stream and its hold on
+    /// the sound, and reports it.
+    @_noLocks
+    mutating func endVoice(_ slot: Int) {
+        let voice = voices + slot
+        let v = voice.pointee
+        guard v.phase != .idle else { return }
+        voice.pointee.phase = .idle
+        let sound = Int(v.sound)
+        soundVoices[sound] -= 1
+        releaseSoundIfUnused(sound)
+        if v.stream >= 0 {
+            streams[Int(v.stream)].shared.pointee.release()
+        }
+        post(
+            RenderEvent(
+                kind: .voiceEnded, voiceSlot: UInt32(slot), voiceGeneration: v.generation, soundSlot: v.sound,
+                soundGeneration: v.soundGeneration))
+        // releasing: pairs with the control side's acquiring load when it looks
+        // for a free slot; the slot's last use by this thread happened before.
+        voiceEnded[slot].store(v.generation, ordering: .releasing)
+        let index = Int(v.activeIndex)
+        activeCount -= 1
+        if index != activeCount {
+            let moved = active[activeCount]
+            active[index] = moved
+            voices[Int(moved)].activeIndex = Int32(index)
+        }
+    }
+}

@@ -1,0 +1,242 @@
+import CMixKernels
+
+/// Rendering one voice for one quantum: scheduling, ramps and fades, then the
+/// resampling kernels over runs of frames that cross no loop end.
+extension RenderCore {
+    /// Mixes the voice in `slot` into its bus; `false` when it ended (and was
+    /// removed from the active list).
+    @_noLocks
+    mutating func renderVoice(_ slot: Int) -> Bool {
+        let voice = voices + slot
+        switch voice.pointee.phase {
+        case .idle:
+            return false
+        case .paused:
+            return true
+        case .waitingForStream:
+            if !streamBecameReady(voice) { return voice.pointee.phase != .idle }
+        case .scheduled, .playing:
+            break
+        }
+        var offset = 0
+        if voice.pointee.phase == .scheduled {
+            let start = voice.pointee.startTime
+            if start >= clock + Int64(quantum) { return true }
+            offset = max(0, Int(start - clock))
+            voice.pointee.phase = .playing
+        }
+        return renderFrames(voice, from: offset)
+    }
+
+    /// Checks a waiting stream; `true` once it is ready and the voice is scheduled.
+    @_noLocks
+    mutating func streamBecameReady(_ voice: UnsafeMutablePointer<RenderVoice>) -> Bool {
+        let ring = streams[Int(voice.pointee.stream)]
+        let state = ring.shared.pointee.renderState()
+        if state.failed {
+            endVoice(Int(voice - voices))
+            return false
+        }
+        guard state.ready else { return false }
+        var body = SoundBody()
+        body.plane0 = UnsafePointer(ring.plane0)
+        body.plane1 = ring.shared.pointee.planes == 2 ? UnsafePointer(ring.plane1) : nil
+        body.planes = ring.shared.pointee.planes
+        body.sampleRate = Double(ring.shared.pointee.sampleRate)
+        body.frames = ring.capacity
+        voice.pointee.body = body
+        voice.pointee.startTime = max(voice.pointee.startTime, clock)
+        voice.pointee.phase = .scheduled
+        settleGains(&voice.pointee)
+        return true
+    }
+
+    /// Mixes frames `offset..<quantum` of a playing voice, splitting the
+    /// quantum where a ramp or fade ends or a scheduled stop begins.
+    @_noLocks
+    mutating func renderFrames(_ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int) -> Bool {
+        let bus = Int(voice.pointee.bus)
+        let (busLeft, busRight) = busPlanes(bus)
+        if !busStates[bus].dirty {
+            clear(busLeft, busRight, quantum)
+            busStates[bus].dirty = true
+        }
+        let ratio = voice.pointee.pitch * voice.pointee.body.sampleRate / engineRate
+        let step = UInt64(ratio * 4_294_967_296.0)
+        var t = offset
+        while t < quantum {
+            if voice.pointee.stopTime <= clock + Int64(t) {
+                beginStop(voice, fadeFrames: Int(voice.pointee.stopFadeFrames))
+                if voice.pointee.phase == .idle { return false }
+            }
+            var end = quantum
+            let v = voice.pointee
+            if v.left.framesLeft > 0 { end = min(end, t + v.left.framesLeft) }
+            if v.right.framesLeft > 0 { end = min(end, t + v.right.framesLeft) }
+            if v.fade.framesLeft > 0 { end = min(end, t + v.fade.framesLeft) }
+            if v.stopTime != .max { end = min(end, Int(v.stopTime - clock)) }
+            let n = end - t
+            let f0 = v.fade.value, f1 = v.fade.value(after: n)
+            let left0 = v.left.value * f0, right0 = v.right.value * f0
+            let left1 = v.left.value(after: n) * f1, right1 = v.right.value(after: n) * f1
+            var run = VoiceRun(
+                left: busLeft + t, right: busRight + t, frames: n, step: step, gainLeft: left0,
+                gainRight: right0, stepLeft: (left1 - left0) / Float(n), stepRight: (right1 - right0) / Float(n))
+            let ended = v.stream >= 0 ? mixStream(voice, &run) : mixSound(voice, &run)
+            voice.pointee.left.advance(n)
+            voice.pointee.right.advance(n)
+            voice.pointee.fade.advance(n)
+            if ended {
+                endVoice(Int(voice - voices))
+                return false
+            }
+            if v.fade.framesLeft > 0 && voice.pointee.fade.framesLeft == 0 {
+                switch voice.pointee.fadeEnd {
+                case .stop:
+                    endVoice(Int(voice - voices))
+                    return false
+                case .pause:
+                    voice.pointee.fadeEnd = .nothing
+                    voice.pointee.phase = .paused
+                    return true
+                case .nothing:
+                    break
+                }
+            }
+            t = end
+        }
+        return true
+    }
+
+    /// Mixes `run` from an in-memory sound; `true` when the sound ended
+    /// (a voice that does not loop passed its last frame).
+    @_noLocks
+    func mixSound(_ voice: UnsafeMutablePointer<RenderVoice>, _ run: inout VoiceRun) -> Bool {
+        let body = voice.pointee.body
+        let looping = voice.pointee.looping
+        var position = voice.pointee.position
+        var done = 0
+        while done < run.frames {
+            let inLoopBody = voice.pointee.inLoopBody
+            // The end of this stretch: the loop end, the frame where a voice
+            // moves to the loop copy (once its interpolation taps are all
+            // inside the loop), or the end of the sound.
+            let limitFrame: Int
+            if looping {
+                limitFrame = body.loopPlane0 != nil && !inLoopBody ? body.loopStart + 8 : body.loopEnd
+            } else {
+                limitFrame = body.frames
+            }
+            let limit = UInt64(limitFrame) &<< 32
+            if position >= limit {
+                guard looping else { break }
+                if body.loopPlane0 != nil && !inLoopBody {
+                    voice.pointee.inLoopBody = true
+                } else {
+                    position -= UInt64(body.loopEnd - body.loopStart) &<< 32
+                }
+                continue
+            }
+            let n = min(run.frames - done, Int((limit - position + run.step - 1) / run.step))
+            let k = Int(position &>> 32)
+            let p0: UnsafePointer<Float>, p1: UnsafePointer<Float>?
+            if inLoopBody, let loop0 = body.loopPlane0 {
+                p0 = loop0 + (k - body.loopStart)
+                if let loop1 = body.loopPlane1 { p1 = loop1 + (k - body.loopStart) } else { p1 = nil }
+            } else {
+                p0 = body.plane0.unsafelyUnwrapped + k
+                if let plane1 = body.plane1 { p1 = plane1 + k } else { p1 = nil }
+            }
+            mixRun(&run, p0, p1, position & 0xFFFF_FFFF, done, n, voice.pointee.quality)
+            position &+= UInt64(n) &* run.step
+            done += n
+        }
+        voice.pointee.position = position
+        return !looping && position >= UInt64(body.frames) &<< 32
+    }
+
+    /// Mixes `run` from a stream ring; `true` when the stream ended. A ring
+    /// without enough decoded frames leaves the rest of the run silent,
+    /// holds the position and reports the starvation.
+    @_noLocks
+    mutating func mixStream(_ voice: UnsafeMutablePointer<RenderVoice>, _ run: inout VoiceRun) -> Bool {
+        let ring = streams[Int(voice.pointee.stream)]
+        let shared = ring.shared
+        let margin = ring.margin
+        // acquiring (both): pair with the producer's releasing stores, which
+        // publish the frames below `written` (and the silence after `endFrame`).
+        let written = shared.pointee.written.load(ordering: .acquiring)
+        let endFrame = shared.pointee.endFrame.load(ordering: .acquiring)
+        let usable = endFrame != .max ? endFrame : written - margin
+        let capacity = ring.capacity
+        let stereo = voice.pointee.body.planes == 2
+        var position = voice.pointee.position
+        var base = voice.pointee.streamBase
+        var done = 0
+        var ended = false
+        while done < run.frames {
+            if position >= UInt64(capacity) &<< 32 {
+                position -= UInt64(capacity) &<< 32
+                base += capacity
+                continue
+            }
+            let limitFrame = min(capacity, usable - base)
+            if limitFrame <= 0 || position >= UInt64(limitFrame) &<< 32 {
+                if endFrame != .max && base + Int(position &>> 32) >= endFrame {
+                    ended = true
+                } else if !voice.pointee.starving {
+                    voice.pointee.starving = true
+                    atomics.pointee.starvations.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
+                    let v = voice.pointee
+                    post(
+                        RenderEvent(
+                            kind: .streamStarved, voiceSlot: UInt32(voice - voices), voiceGeneration: v.generation,
+                            soundSlot: v.sound, soundGeneration: v.soundGeneration))
+                }
+                break
+            }
+            voice.pointee.starving = false
+            let limit = UInt64(limitFrame) &<< 32
+            let n = min(run.frames - done, Int((limit - position + run.step - 1) / run.step))
+            let k = Int(position &>> 32)
+            mixRun(
+                &run, UnsafePointer(ring.plane0 + k), stereo ? UnsafePointer(ring.plane1 + k) : nil,
+                position & 0xFFFF_FFFF, done, n, voice.pointee.quality)
+            position &+= UInt64(n) &* run.step
+            done += n
+        }
+        voice.pointee.position = position
+        voice.pointee.streamBase = base
+        // releasing: pairs with the producer's acquiring load before it
+        // overwrites frames; our reads of frames below this happened before.
+        shared.pointee.consumed.store(max(0, base + Int(position &>> 32) - 8), ordering: .releasing)
+        return ended
+    }
+
+    /// Calls the kernel for `frames` frames of `run` starting `done` frames in.
+    @inline(__always)
+    func mixRun(
+        _ run: inout VoiceRun, _ plane0: UnsafePointer<Float>, _ plane1: UnsafePointer<Float>?, _ fraction: UInt64,
+        _ done: Int, _ frames: Int, _ quality: UInt8
+    ) {
+        let d = Float(done)
+        var segment = mk_segment(
+            source: (plane0, plane1), position: fraction, step: run.step,
+            gain: (run.gainLeft + run.stepLeft * d, run.gainRight + run.stepRight * d),
+            gain_step: (run.stepLeft, run.stepRight))
+        mix(quality, &segment, run.left + done, run.right + done, frames)
+    }
+}
+
+/// One stretch of a voice's output within a quantum: where it goes, how fast
+/// it reads, and its linear gain ramps.
+struct VoiceRun {
+    let left: UnsafeMutablePointer<Float>
+    let right: UnsafeMutablePointer<Float>
+    let frames: Int
+    let step: UInt64
+    let gainLeft: Float
+    let gainRight: Float
+    let stepLeft: Float
+    let stepRight: Float
+}

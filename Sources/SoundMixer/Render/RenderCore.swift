@@ -1,0 +1,161 @@
+import CMixKernels
+import Synchronization
+
+/// Everything the render thread touches, in memory allocated once when the
+/// mixer is created: no Swift class, no array, no reference counting. The
+/// render entry receives a pointer to it as its context.
+///
+/// Ownership by field: the plain mutable fields and the tables marked
+/// "render" are read and written only by the render thread; "control" tables
+/// are written only by the control side (under the mixer's mutex) at moments
+/// when the render thread cannot be reading them, and handed over by a
+/// releasing command push; the atomics are shared.
+struct RenderCore {
+    // MARK: Fixed at creation
+    let quantum: Int
+    let maxVoices: Int
+    let maxBuses: Int
+    let maxSounds: Int
+    let declickFrames: Int
+    let meterWindowQuanta: Int
+    let kernels: OpaquePointer
+
+    // MARK: Queues and atomics
+    let commands: SPSCRing<Command>
+    let events: SPSCRing<RenderEvent>
+    let atomics: UnsafeMutablePointer<SharedAtomics>
+
+    // MARK: Voices (render)
+    let voices: UnsafeMutablePointer<RenderVoice>
+    /// Slots of the voices that are not idle, `activeCount` of them.
+    let active: UnsafeMutablePointer<Int32>
+    var activeCount = 0
+    /// Per voice slot: generation of the last voice that ended there (render
+    /// stores with release; the control side loads with acquire to reuse the slot).
+    let voiceEnded: UnsafeMutablePointer<Atomic<UInt32>>
+
+    // MARK: Sounds
+    /// Sound table (control).
+    let sounds: UnsafeMutablePointer<SoundBody>
+    /// Voices per sound slot (render).
+    let soundVoices: UnsafeMutablePointer<Int32>
+    /// Generation being unloaded per sound slot, 0 = none (render).
+    let soundUnloading: UnsafeMutablePointer<UInt32>
+    /// Per sound slot: generation the render thread has released (render
+    /// stores with release once no voice reads the sound; control loads with
+    /// acquire before freeing its memory).
+    let soundReleased: UnsafeMutablePointer<Atomic<UInt32>>
+
+    // MARK: Streams
+    let streams: UnsafeMutablePointer<StreamRing>
+    let maxStreams: Int
+
+    // MARK: Buses (render)
+    /// `maxBuses` stereo buffers of `quantum` frames: left plane, then right.
+    let busBuffers: UnsafeMutablePointer<Float>
+    let busStates: UnsafeMutablePointer<RenderBusState>
+    /// Per bus: last meter window, peak bits (high 32) and mean-square bits (low 32).
+    let meters: UnsafeMutablePointer<Atomic<UInt64>>
+
+    // MARK: Plans
+    /// Three plans of `maxBuses` entries each (the triple buffer).
+    let planEntries: UnsafeMutablePointer<PlanEntry>
+    /// Valid entries of each plan (written by whoever owns that buffer).
+    let planCounts: UnsafeMutablePointer<Int>
+    /// The plan the render thread mixes with (render).
+    var frontPlan = 0
+
+    // MARK: Master and output (render)
+    var masterGain = GainRamp(1)
+    var lastMasterRequest = UInt64(Float(1).bitPattern)
+    /// Frames of the current quantum already copied out; `quantum` = none left.
+    var carryOffset: Int
+    /// Mixer frame of the first frame of the next quantum.
+    var clock: Int64 = 0
+    var engineRate: Double
+    /// Render events lost to a full event ring, not yet reported.
+    var unreportedDrops = 0
+
+    /// Left and right planes of bus `bus`.
+    @_noLocks @inline(__always)
+    func busPlanes(_ bus: Int) -> (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) {
+        let left = busBuffers + bus * 2 * quantum
+        return (left, left + quantum)
+    }
+}
+
+extension RenderCore {
+    /// Allocates and initialises a core for `configuration` (validated).
+    static func make(_ configuration: MixerConfiguration, commandSlots: Int) -> UnsafeMutablePointer<RenderCore> {
+        let c = configuration
+        func table<T>(_ count: Int, _ value: T) -> UnsafeMutablePointer<T> {
+            let p = UnsafeMutablePointer<T>.allocate(capacity: max(count, 1))
+            p.initialize(repeating: value, count: max(count, 1))
+            return p
+        }
+        func atomics(_ count: Int) -> UnsafeMutablePointer<Atomic<UInt32>> {
+            let p = UnsafeMutablePointer<Atomic<UInt32>>.allocate(capacity: count)
+            for i in 0..<count { (p + i).initialize(to: Atomic(0)) }
+            return p
+        }
+        let shared = UnsafeMutablePointer<SharedAtomics>.allocate(capacity: 1)
+        shared.initialize(to: SharedAtomics())
+        shared.pointee.limiter.store(c.limiter, ordering: .relaxed)  // relaxed: before any other thread exists
+        shared.pointee.outputFormat.store(
+            OutputFormatWord(sampleRate: c.sampleRate, channels: 2, isInt16: false).word, ordering: .relaxed)
+        let meters = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: c.maxBuses)
+        for i in 0..<c.maxBuses { (meters + i).initialize(to: Atomic(0)) }
+        let streams = UnsafeMutablePointer<StreamRing>.allocate(capacity: max(c.maxStreams, 1))
+        for i in 0..<c.maxStreams { (streams + i).initialize(to: StreamRing(capacity: c.streamBufferFrames)) }
+        let kernels = mk_select_kernels(c.kernels == .portable ? MK_KERNELS_PORTABLE : MK_KERNELS_AUTOMATIC)!
+        let busBuffers = table(c.maxBuses * 2 * c.quantumFrames, Float(0))
+
+        let core = UnsafeMutablePointer<RenderCore>.allocate(capacity: 1)
+        core.initialize(
+            to: RenderCore(
+                quantum: c.quantumFrames, maxVoices: c.maxVoices, maxBuses: c.maxBuses, maxSounds: c.maxSounds,
+                declickFrames: c.declickFrames,
+                meterWindowQuanta: max(1, (c.meterWindowFrames + c.quantumFrames - 1) / c.quantumFrames),
+                kernels: kernels,
+                commands: SPSCRing(capacity: commandSlots), events: SPSCRing(capacity: c.eventQueueCapacity),
+                atomics: shared,
+                voices: table(c.maxVoices, RenderVoice()), active: table(c.maxVoices, Int32(0)),
+                voiceEnded: atomics(c.maxVoices),
+                sounds: table(c.maxSounds, SoundBody.empty), soundVoices: table(c.maxSounds, Int32(0)),
+                soundUnloading: table(c.maxSounds, UInt32(0)), soundReleased: atomics(c.maxSounds),
+                streams: streams, maxStreams: c.maxStreams,
+                busBuffers: busBuffers, busStates: table(c.maxBuses, RenderBusState()), meters: meters,
+                planEntries: table(3 * c.maxBuses, PlanEntry(bus: 0, parent: -1, gain: 1, rampFrames: 0)),
+                planCounts: table(3, 1),
+                carryOffset: c.quantumFrames, engineRate: Double(c.sampleRate)))
+        return core
+    }
+
+    /// Frees everything `make` allocated. No thread may use the core during or after.
+    static func destroy(_ core: UnsafeMutablePointer<RenderCore>) {
+        let c = core.pointee
+        c.commands.deallocate()
+        c.events.deallocate()
+        c.atomics.deinitialize(count: 1)
+        c.atomics.deallocate()
+        c.voices.deallocate()
+        c.active.deallocate()
+        c.voiceEnded.deinitialize(count: c.maxVoices)
+        c.voiceEnded.deallocate()
+        c.sounds.deallocate()
+        c.soundVoices.deallocate()
+        c.soundUnloading.deallocate()
+        c.soundReleased.deinitialize(count: c.maxSounds)
+        c.soundReleased.deallocate()
+        for i in 0..<c.maxStreams { c.streams[i].deallocate() }
+        c.streams.deallocate()
+        c.busBuffers.deallocate()
+        c.busStates.deallocate()
+        c.meters.deinitialize(count: c.maxBuses)
+        c.meters.deallocate()
+        c.planEntries.deallocate()
+        c.planCounts.deallocate()
+        core.deinitialize(count: 1)
+        core.deallocate()
+    }
+}

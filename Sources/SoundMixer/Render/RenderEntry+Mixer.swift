@@ -1,0 +1,85 @@
+import SoundCore
+
+/// The mixer's render entry: the `@convention(c)` function a backend calls on
+/// its real-time thread with the mixer's render core as `context`.
+///
+/// Checked by the compiler (`@_noLocks`): nothing it calls may lock,
+/// allocate, retain or release, use existentials or unspecialised generics.
+@_noLocks
+func mixerRenderEntry(_ context: UnsafeMutableRawPointer?, _ destination: UnsafeMutableRawPointer, _ frames: Int) {
+    guard let context, frames > 0 else { return }
+    context.assumingMemoryBound(to: RenderCore.self).pointee.render(into: destination, frames: frames)
+}
+
+extension RenderCore {
+    /// Fills `frames` frames of `destination` in the current output format,
+    /// mixing new quanta as needed and keeping the rest of the last one for
+    /// the next call.
+    @_noLocks
+    mutating func render(into destination: UnsafeMutableRawPointer, frames: Int) {
+        let shared = atomics
+        // relaxed: the format is one self-contained word.
+        let format = OutputFormatWord(word: shared.pointee.outputFormat.load(ordering: .relaxed))
+        let bytesPerFrame = format.channels * (format.isInt16 ? 2 : 4)
+        // acquiring: pairs with the releasing store at the end of the previous
+        // call, so this call sees all the render state that call left.
+        if shared.pointee.rendering.exchange(true, ordering: .acquiring) {
+            shared.pointee.overlappingRenderCalls.wrappingAdd(1, ordering: .relaxed)
+            zero(destination, bytes: frames * bytesPerFrame)
+            return
+        }
+        shared.pointee.renderCalls.wrappingAdd(1, ordering: .relaxed)
+        engineRate = Double(format.sampleRate)
+        var done = 0
+        while done < frames {
+            if carryOffset == quantum {
+                renderQuantum()
+                carryOffset = 0
+            }
+            let n = min(frames - done, quantum - carryOffset)
+            let (left, right) = busPlanes(0)
+            write(left + carryOffset, right + carryOffset, to: destination + done * bytesPerFrame, n, format)
+            carryOffset += n
+            done += n
+        }
+        // releasing: pairs with the acquiring exchange of the next call (any thread).
+        shared.pointee.rendering.store(false, ordering: .releasing)
+    }
+
+    /// Mixes one quantum into the master bus buffer.
+    @_noLocks
+    mutating func renderQuantum() {
+        applyCommands()
+        takePublishedPlan()
+        var i = 0
+        while i < activeCount {
+            if renderVoice(Int(active[i])) {
+                i += 1
+            }  // else the voice ended and the last active voice moved into index i
+        }
+        mixBuses()
+        clock += Int64(quantum)
+        let shared = atomics
+        // relaxed (all three): published numbers, nothing else is read on their strength.
+        shared.pointee.renderedFrames.store(clock, ordering: .relaxed)
+        shared.pointee.quantaRendered.wrappingAdd(1, ordering: .relaxed)
+        shared.pointee.voicesActive.store(activeCount, ordering: .relaxed)
+    }
+
+    /// Queues `event` for the control side; counts it when the queue is full.
+    @_noLocks
+    mutating func post(_ event: RenderEvent) {
+        let shared = atomics
+        if unreportedDrops > 0 {
+            if events.pushEvent(RenderEvent(kind: .eventsDropped, count: unreportedDrops)) {
+                unreportedDrops = 0
+            }
+        }
+        if unreportedDrops == 0 && events.pushEvent(event) {
+            shared.pointee.eventsPosted.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
+        } else {
+            unreportedDrops += 1
+            shared.pointee.eventsDropped.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
+        }
+    }
+}

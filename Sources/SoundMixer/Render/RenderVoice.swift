@@ -1,0 +1,72 @@
+/// One voice slot as the render thread sees it. Plain data in the
+/// preallocated voice table; only the render thread reads or writes it
+/// (the control side talks to it through commands).
+struct RenderVoice: BitwiseCopyable {
+    enum Phase: UInt8, BitwiseCopyable {
+        /// The slot is free.
+        case idle
+        /// Started, waiting for its stream to be pre-filled.
+        case waitingForStream
+        /// Waiting for `startTime`.
+        case scheduled
+        /// Producing audio (possibly fading).
+        case playing
+        /// Silent, position held, until resumed.
+        case paused
+
+        // Concrete operators: the synthesized Equatable ones are generic and
+        // not allowed on the render path.
+        @_noLocks @inline(__always) static func == (a: Phase, b: Phase) -> Bool { a.rawValue == b.rawValue }
+        @_noLocks @inline(__always) static func != (a: Phase, b: Phase) -> Bool { a.rawValue != b.rawValue }
+    }
+
+    /// What happens when the fade reaches its target.
+    enum FadeEnd: UInt8, BitwiseCopyable {
+        case nothing
+        case stop
+        case pause
+
+        @_noLocks @inline(__always) static func == (a: FadeEnd, b: FadeEnd) -> Bool { a.rawValue == b.rawValue }
+        @_noLocks @inline(__always) static func != (a: FadeEnd, b: FadeEnd) -> Bool { a.rawValue != b.rawValue }
+    }
+
+    var phase: Phase = .idle
+    var fadeEnd: FadeEnd = .nothing
+    var looping = false
+    var starving = false
+    var inLoopBody = false
+    var quality: UInt8 = 0
+    var generation: UInt32 = 0
+    var sound: UInt32 = 0
+    var soundGeneration: UInt32 = 0
+    var bus: Int32 = 0
+    /// Stream slot, or -1 for an in-memory sound.
+    var stream: Int32 = -1
+    /// Index of this voice in the active list.
+    var activeIndex: Int32 = 0
+
+    /// The source: a copy of the sound's body (or the stream's geometry).
+    var body = SoundBody()
+    /// 32.32 read position, in the sound's frames (for a stream: ring frames).
+    var position: UInt64 = 0
+    /// For a stream: absolute source frame of ring frame 0 of the current lap.
+    var streamBase = 0
+    var pitch: Double = 1
+
+    /// Mixer frame of the first output frame (phase `scheduled`).
+    var startTime: Int64 = 0
+    /// Mixer frame at which a scheduled stop begins its fade; `Int64.max` = none.
+    var stopTime: Int64 = .max
+    var stopFadeFrames: Int32 = 0
+
+    /// Volume/pan gains for both kinds of source; `left`/`right` ramp to the
+    /// pair that matches the source's planes.
+    var target = PanGains(monoLeft: 0, monoRight: 0, stereoLeft: 0, stereoRight: 0)
+    var left = GainRamp(0)
+    var right = GainRamp(0)
+    /// Fade envelope (fade in/out, pause/resume), 0…1.
+    var fade = GainRamp(1)
+
+    /// An idle slot.
+    @_noLocks init() {}
+}

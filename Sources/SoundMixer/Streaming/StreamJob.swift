@@ -1,0 +1,13 @@
+public import SoundCore
+
+/// Opens a streamed sound's source; called on the streaming thread once per
+/// voice that plays the sound.
+public typealias AudioSourceOpener = @Sendable () throws(SoundEngineError) -> any AudioFrameSource
+
+/// A request to the streaming thread: open `opener` into stream `slot` for `voice`.
+struct StreamJob: Sendable {
+    let slot: Int
+    let opener: AudioSourceOpener
+    let loop: Bool
+    let voice: VoiceID
+}

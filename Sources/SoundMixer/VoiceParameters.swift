@@ -1,0 +1,49 @@
+/// How a voice starts playing: everything ``Mixer/play(_:on:_:)`` needs
+/// besides the sound and the bus. Defaults: unity volume, centre, original
+/// pitch, no loop, no fade, starting at the next render quantum, linear
+/// interpolation.
+public struct VoiceParameters: Sendable, Hashable {
+    /// Linear gain, 0…16 (1 = unchanged).
+    public var volume: Float
+    /// Stereo position, -1 (left) … 1 (right), equal-power law: a mono source
+    /// gets `cos θ`, `sin θ` with `θ = (pan + 1) · π/4` (−3 dB each at 0); a
+    /// stereo source is balanced (each side `min(1, √2 · cos θ / sin θ)`, so
+    /// 0 leaves it unchanged).
+    public var pan: Float
+    /// Playback-rate ratio, 1/256 … 16 (2 = an octave up). The conversion
+    /// from the sound's sample rate to the mixer's is applied on top.
+    public var pitch: Double
+    /// Whether the voice repeats the sound's ``LoopRegion`` until stopped.
+    public var loop: Bool
+    /// Frames (at the mixer's rate) over which the voice fades in from silence; 0 = none.
+    public var fadeInFrames: Int
+    /// When the first frame plays.
+    public var start: VoiceStart
+    /// Interpolation between source samples.
+    public var quality: ResamplerQuality
+
+    /// Creates parameters; every argument has the default described on the type.
+    public init(
+        volume: Float = 1, pan: Float = 0, pitch: Double = 1, loop: Bool = false, fadeInFrames: Int = 0,
+        start: VoiceStart = .immediately, quality: ResamplerQuality = .linear
+    ) {
+        self.volume = volume
+        self.pan = pan
+        self.pitch = pitch
+        self.loop = loop
+        self.fadeInFrames = fadeInFrames
+        self.start = start
+        self.quality = quality
+    }
+}
+
+/// When a voice's first frame plays, to the frame.
+public enum VoiceStart: Sendable, Hashable {
+    /// At the first frame of the next render quantum.
+    case immediately
+    /// This many frames into the render quantum that picks the command up.
+    case afterFrames(Int)
+    /// At this frame of the mixer's clock (``Mixer/renderedFrames`` counts
+    /// frames of rendered quanta). A time already past starts at the next quantum.
+    case atFrame(Int64)
+}

@@ -1,1 +1,0 @@
-// The audio-session policy target. See docs/audio-session.md.

@@ -1,0 +1,8 @@
+/// A client of the sound server: a PulseAudio client index
+/// (`pa_context_get_index`, `pa_sink_input_info.client`).
+public typealias ClientID = ServerIndex<ClientKind>
+
+/// The kind of ``ClientID``: a client connection.
+public enum ClientKind: ServerObjectKind {
+    public static var label: String { "client" }
+}

@@ -1,0 +1,27 @@
+/// The identity of one place audio can be routed: a device (a PulseAudio
+/// sink or source name) and, for devices with ports, the port name.
+///
+/// A sink with a speaker port and a headphone port is two endpoints; selecting
+/// one means moving the stream to the sink and making that port active.
+public struct EndpointID: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    /// Output (sink) or input (source).
+    public var direction: EndpointDirection
+    /// The device's stable name (`pa_sink_info.name` / `pa_source_info.name`).
+    public var device: String
+    /// The port's name (`pa_sink_port_info.name`), or `nil` for a port-less device.
+    public var port: String?
+
+    /// Creates an identity.
+    public init(_ direction: EndpointDirection, device: String, port: String? = nil) {
+        self.direction = direction
+        self.device = device
+        self.port = port
+    }
+
+    /// `device` or `device#port`: the port's UID in route descriptions.
+    public var description: String { port.map { "\(device)#\($0)" } ?? device }
+
+    public static func < (lhs: EndpointID, rhs: EndpointID) -> Bool {
+        (lhs.direction.rawValue, lhs.device, lhs.port ?? "") < (rhs.direction.rawValue, rhs.device, rhs.port ?? "")
+    }
+}

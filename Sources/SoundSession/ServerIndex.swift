@@ -1,0 +1,24 @@
+/// What a ``ServerIndex`` numbers: a sink input, a client.
+public protocol ServerObjectKind: Sendable {
+    /// The word an index of this kind prints with, e.g. `"stream"`.
+    static var label: String { get }
+}
+
+/// The index the sound server gives one of its objects (a PulseAudio
+/// `uint32_t` index). The kind keeps stream and client indices apart.
+public struct ServerIndex<Kind: ServerObjectKind>: RawRepresentable, Hashable, Sendable, Codable, Comparable,
+    CustomStringConvertible, ExpressibleByIntegerLiteral
+{
+    /// The server's index.
+    public var rawValue: UInt32
+
+    /// Creates an index.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Creates an index from a literal.
+    public init(integerLiteral value: UInt32) { self.rawValue = value }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { "\(Kind.label) \(rawValue)" }
+}

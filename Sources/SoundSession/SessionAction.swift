@@ -1,0 +1,34 @@
+/// Something the backend and mixer must do. Identities are plain values;
+/// performing an action is the engine's job.
+public enum SessionAction: Hashable, Sendable {
+    /// Create (or re-create) our streams with these properties, or update them
+    /// (`pa_stream_proplist_update`).
+    case setStreamProperties(StreamProperties)
+    /// Open the capture stream on the selected input (corked while the engine is paused).
+    case openCaptureStream
+    /// Close the capture stream.
+    case closeCaptureStream
+    /// Move our playback stream to this endpoint and make its port active;
+    /// `nil`: no output fits, keep the playback stream corked.
+    case selectOutput(EndpointID?)
+    /// Move our capture stream to this endpoint; `nil`: no input.
+    case selectInput(EndpointID?)
+    /// Mute these other streams (`pa_context_set_sink_input_mute`); the
+    /// session now owns these mutes.
+    case muteOtherStreams([StreamID])
+    /// Unmute these streams: only ever streams this session muted and still owns.
+    case unmuteOtherStreams([StreamID])
+    /// Lower these other streams' volume by `factor` (linear), remembering
+    /// the volume found.
+    case duckOtherStreams([StreamID], factor: Double)
+    /// Put back the volume these streams had before ``duckOtherStreams(_:factor:)``:
+    /// only ever streams this session ducked.
+    case unduckOtherStreams([StreamID])
+    /// Fade the buses flagged "mute for background music" to silence (`true`) or back.
+    case fadeBackgroundMusicBuses(muted: Bool)
+    /// Cork our streams (and stop or keep the mixer, see ``PauseReason``).
+    /// Sent again with a new reason while already paused.
+    case pauseEngine(PauseReason)
+    /// Uncork our streams and run the mixer.
+    case resumeEngine
+}

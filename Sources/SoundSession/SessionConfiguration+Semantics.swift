@@ -1,0 +1,84 @@
+extension SessionConfiguration {
+    /// The options in force: those set plus those the category and mode imply.
+    ///
+    /// - ambient implies ``CategoryOptions/mixWithOthers``;
+    /// - ``CategoryOptions/duckOthers`` and
+    ///   ``CategoryOptions/interruptSpokenAudioAndMixWithOthers`` imply mixWithOthers;
+    /// - ambient, soloAmbient and playback always allow Bluetooth A2DP and AirPlay;
+    /// - ``Mode/voiceChat`` implies ``CategoryOptions/allowBluetooth``;
+    ///   ``Mode/videoChat`` implies allowBluetooth and ``CategoryOptions/defaultToSpeaker``.
+    public var effectiveOptions: CategoryOptions {
+        var options = categoryOptions
+        switch category {
+        case .ambient: options.formUnion([.mixWithOthers, .allowBluetoothA2DP, .allowAirPlay])
+        case .soloAmbient, .playback: options.formUnion([.allowBluetoothA2DP, .allowAirPlay])
+        case .record, .playAndRecord, .audioProcessing, .multiRoute: break
+        }
+        if !options.isDisjoint(with: [.duckOthers, .interruptSpokenAudioAndMixWithOthers]) {
+            options.insert(.mixWithOthers)
+        }
+        switch mode {
+        case .voiceChat: options.insert(.allowBluetooth)
+        case .videoChat: options.formUnion([.allowBluetooth, .defaultToSpeaker])
+        default: break
+        }
+        return options
+    }
+
+    /// Whether other apps' audio keeps playing while the session is active.
+    ///
+    /// ambient always mixes, audioProcessing leaves others alone, soloAmbient
+    /// and record never mix, playback, playAndRecord and multiRoute mix when
+    /// ``effectiveOptions`` contains ``CategoryOptions/mixWithOthers``.
+    public var isMixable: Bool {
+        switch category {
+        case .ambient, .audioProcessing: true
+        case .soloAmbient, .record: false
+        case .playback, .playAndRecord, .multiRoute: effectiveOptions.contains(.mixWithOthers)
+        }
+    }
+
+    /// Whether activating lowers other apps' music and video.
+    public var ducksOthers: Bool { category.hasOutput && effectiveOptions.contains(.duckOthers) }
+
+    /// Whether the engine stops rendering while the app is in the background:
+    /// always for ambient and soloAmbient, for the other categories only with
+    /// ``SessionBehavior/suspendInBackground``.
+    public var stopsInBackground: Bool {
+        !category.playsInBackground || behavior.contains(.suspendInBackground)
+    }
+
+    /// The `media.role` of our streams (table in docs/audio-session.md, "Stream role").
+    ///
+    /// | category | mode | role |
+    /// |---|---|---|
+    /// | ambient, soloAmbient | any | game |
+    /// | playback | moviePlayback | video |
+    /// | playback | measurement | production |
+    /// | playback | voicePrompt | event |
+    /// | playback | default, spokenAudio | music |
+    /// | playAndRecord | voiceChat, gameChat, videoChat | phone |
+    /// | playAndRecord | measurement | production |
+    /// | playAndRecord | voicePrompt | event |
+    /// | playAndRecord | default, videoRecording | game |
+    /// | record, audioProcessing | any | production |
+    /// | multiRoute | any | music |
+    public var mediaRole: MediaRole {
+        switch (category, mode) {
+        case (.ambient, _), (.soloAmbient, _): .game
+        case (.playback, .moviePlayback): .video
+        case (.playback, .measurement), (.playAndRecord, .measurement), (.record, _), (.audioProcessing, _): .production
+        case (.playback, .voicePrompt), (.playAndRecord, .voicePrompt): .event
+        case (.playback, _), (.multiRoute, _): .music
+        case (.playAndRecord, let mode): mode.isVoiceConversation ? .phone : .game
+        }
+    }
+
+    /// The properties of our streams: the role, and echo cancellation in
+    /// playAndRecord with a voice-conversation mode.
+    public var streamProperties: StreamProperties {
+        StreamProperties(
+            mediaRole: mediaRole,
+            echoCancellation: category == .playAndRecord && mode.isVoiceConversation)
+    }
+}

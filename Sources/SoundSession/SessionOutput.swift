@@ -1,0 +1,19 @@
+/// One result of handling an input: a notification for the game or an
+/// action for the engine. ``AudioSessionPolicy/handle(_:)`` returns them in
+/// the order they must take effect.
+public enum SessionOutput: Hashable, Sendable {
+    /// Tell the game.
+    case notification(SessionNotification)
+    /// Do it.
+    case action(SessionAction)
+
+    /// The notification, if this is one.
+    public var notification: SessionNotification? {
+        if case .notification(let value) = self { value } else { nil }
+    }
+
+    /// The action, if this is one.
+    public var action: SessionAction? {
+        if case .action(let value) = self { value } else { nil }
+    }
+}

@@ -1,0 +1,8 @@
+/// Another client's playback stream: a PulseAudio sink-input index
+/// (`pa_sink_input_info.index`).
+public typealias StreamID = ServerIndex<SinkInputKind>
+
+/// The kind of ``StreamID``: a sink input.
+public enum SinkInputKind: ServerObjectKind {
+    public static var label: String { "stream" }
+}

@@ -1,0 +1,26 @@
+/// The properties our playback and capture streams carry, chosen from the
+/// category and mode.
+public struct StreamProperties: Hashable, Sendable, Codable {
+    /// `media.role` of both streams.
+    public var mediaRole: MediaRole
+    /// Whether echo cancellation is wanted (`filter.want=echo-cancel` on both
+    /// streams; voice-conversation modes only). On pipewire-pulse the property
+    /// is ignored: the backend uses an existing echo-cancel device or reports
+    /// the capability as unavailable.
+    public var echoCancellation: Bool
+
+    /// Creates properties.
+    public init(mediaRole: MediaRole, echoCancellation: Bool) {
+        self.mediaRole = mediaRole
+        self.echoCancellation = echoCancellation
+    }
+
+    /// The PulseAudio property list to set on both streams.
+    public var proplist: [String: String] {
+        var list = ["media.role": mediaRole.rawValue]
+        if echoCancellation {
+            list["filter.want"] = "echo-cancel"
+        }
+        return list
+    }
+}

@@ -1,0 +1,43 @@
+/// A fact the backend observed on the sound server. Facts are never refused.
+///
+/// The backend coalesces the burst of server events one physical change
+/// causes (a jack plug: card, sink and server changes; ≈50–100 ms) into one
+/// fact, so the policy picks one reason for it.
+public enum SystemEvent: Hashable, Sendable {
+    /// Connected (first time or after a loss): everything the server has now.
+    /// After ``connectionLost`` this is the media-services reset.
+    case connected(SystemSnapshot)
+    /// The connection failed or the server died: every server-side object is
+    /// gone (media services lost).
+    case connectionLost
+    /// Endpoints appeared (new devices or ports that became available, newest
+    /// last) and disappeared. A known endpoint appearing again with other
+    /// details is a configuration change.
+    case endpointsChanged(appeared: [AudioEndpoint], disappeared: [EndpointID])
+    /// The user changed the server's default output.
+    case defaultOutputChanged(EndpointID)
+    /// The user changed the server's default input.
+    case defaultInputChanged(EndpointID)
+    /// Someone else (pavucontrol, `pactl move-sink-input`) moved our playback
+    /// (an output ID) or capture (an input ID) stream. Moves the engine asked
+    /// for itself and rescue moves after a device vanished are not reported.
+    case streamMovedByUser(EndpointID)
+    /// Another client's stream appeared or changed.
+    case otherStreamChanged(OtherStream)
+    /// Another client's stream went away.
+    case otherStreamRemoved(StreamID)
+    /// The server asked our stream to cork (`PA_STREAM_EVENT_REQUEST_CORK`).
+    case corkRequested
+    /// The server lets our stream uncork (`PA_STREAM_EVENT_REQUEST_UNCORK`).
+    case uncorkRequested
+
+    /// One endpoint appeared.
+    public static func endpointAppeared(_ endpoint: AudioEndpoint) -> SystemEvent {
+        .endpointsChanged(appeared: [endpoint], disappeared: [])
+    }
+
+    /// One endpoint disappeared.
+    public static func endpointDisappeared(_ id: EndpointID) -> SystemEvent {
+        .endpointsChanged(appeared: [], disappeared: [id])
+    }
+}

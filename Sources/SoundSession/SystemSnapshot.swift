@@ -1,0 +1,28 @@
+/// Everything the backend knows right after connecting (or reconnecting) to
+/// the server.
+public struct SystemSnapshot: Hashable, Sendable, Codable {
+    /// Our own client index, so our streams are never taken for another app's.
+    public var ownClient: ClientID?
+    /// Every endpoint, oldest first: the order decides "last in wins" among
+    /// accessories that were already present.
+    public var endpoints: [AudioEndpoint]
+    /// The server's default sink (and its active port), counted as the most
+    /// recently connected output.
+    public var defaultOutput: EndpointID?
+    /// The server's default source, counted as the most recently connected input.
+    public var defaultInput: EndpointID?
+    /// Every other client's playback stream.
+    public var streams: [OtherStream]
+
+    /// Creates a snapshot.
+    public init(
+        ownClient: ClientID? = nil, endpoints: [AudioEndpoint] = [], defaultOutput: EndpointID? = nil,
+        defaultInput: EndpointID? = nil, streams: [OtherStream] = []
+    ) {
+        self.ownClient = ownClient
+        self.endpoints = endpoints
+        self.defaultOutput = defaultOutput
+        self.defaultInput = defaultInput
+        self.streams = streams
+    }
+}
