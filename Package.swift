@@ -78,6 +78,11 @@ let package = Package(
         // MARK: - Tests
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .target(name: "SoundServerSupport", path: "Tests/SoundServerSupport"),
+        .executableTarget(
+            name: "LifecycleProbe",
+            dependencies: ["SoundEngine"],
+            path: "Tests/LifecycleProbe"
+        ),
         .testTarget(name: "SoundCoreTests", dependencies: ["SoundCore"]),
         .testTarget(name: "SoundSessionTests", dependencies: ["SoundSession", "SoundCore"]),
         .testTarget(
@@ -96,7 +101,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundEngineTests",
-            dependencies: ["SoundEngine", "SoundCore", "CAllocationCounter", "SoundServerSupport"]
+            dependencies: [
+                "SoundEngine", "SoundCore", "PulseAudioBackend", "CAllocationCounter", "SoundServerSupport",
+            ]
         ),
     ]
 )

@@ -1,1 +1,142 @@
-// The SoundEngine façade.
+public import SoundCore
+public import SoundMixer
+public import SoundSession
+import Synchronization
+
+/// The process-wide sound engine, like Wwise's `AK::SoundEngine`.
+///
+/// ```swift
+/// import SoundEngine
+///
+/// var settings = SoundEngine.defaultInitSettings()
+/// var platform = SoundEngine.defaultPlatformInitSettings()
+/// platform.audioSession.category = .ambient
+/// try SoundEngine.initialize(settings, platform)
+/// defer { SoundEngine.terminate() }
+///
+/// let chime = try SoundEngine.loadSound(path: "chime.ogg")
+/// try SoundEngine.play(chime)
+/// ```
+///
+/// Every call before ``initialize(_:_:)`` (or after ``terminate()``) throws
+/// `notInitialized`. All calls are safe from any thread. The engine behind
+/// the façade is a ``SoundEngineInstance``, reachable as ``current``.
+public enum SoundEngine {
+    private static let shared = Mutex<SoundEngineInstance?>(nil)
+
+    // MARK: Settings
+
+    /// The default ``InitSettings`` (Wwise `GetDefaultInitSettings`).
+    public static func defaultInitSettings() -> InitSettings { InitSettings() }
+
+    /// The default ``PlatformInitSettings`` (Wwise `GetDefaultPlatformInitSettings`).
+    public static func defaultPlatformInitSettings() -> PlatformInitSettings { PlatformInitSettings() }
+
+    // MARK: Lifecycle
+
+    /// Starts the engine: validates the settings, connects to the sound
+    /// server, opens the output stream and starts rendering.
+    ///
+    /// - Throws: `alreadyInitialized`; `invalidParameter` or
+    ///   `incompatibleCategory` naming the bad field; `deviceNotReady` naming
+    ///   the server address when no server answers within
+    ///   ``PlatformInitSettings/connectTimeout`` (3 s by default). After a
+    ///   throw nothing runs and ``isInitialized`` is `false`.
+    public static func initialize(
+        _ settings: InitSettings = defaultInitSettings(),
+        _ platform: PlatformInitSettings = defaultPlatformInitSettings()
+    ) throws(SoundEngineError) {
+        try shared.withLock { current throws(SoundEngineError) in
+            guard current == nil else { throw .alreadyInitialized }
+            current = try SoundEngineInstance(settings, platform)
+        }
+    }
+
+    /// Stops everything the engine started (streams, connection, threads).
+    /// Safe to call when not initialized. Not from a callback: a callback may
+    /// call it, but the event thread then ends after the callback returns.
+    public static func terminate() {
+        let instance = shared.withLock { current -> SoundEngineInstance? in
+            defer { current = nil }
+            return current
+        }
+        instance?.terminate()
+    }
+
+    /// Whether ``initialize(_:_:)`` succeeded and ``terminate()`` has not run.
+    public static var isInitialized: Bool { shared.withLock { $0 != nil } }
+
+    /// The running engine, for everything the façade does not forward.
+    /// - Throws: `notInitialized`.
+    public static var current: SoundEngineInstance {
+        get throws(SoundEngineError) {
+            guard let instance = shared.withLock({ $0 }) else { throw .notInitialized }
+            return instance
+        }
+    }
+
+    /// Puts the engine in background mode (Wwise `Suspend`); see
+    /// ``SoundEngineInstance/suspend(renderAnyway:fadeOut:)``.
+    public static func suspend(renderAnyway: Bool = false, fadeOut: Bool = true) throws(SoundEngineError) {
+        try current.suspend(renderAnyway: renderAnyway, fadeOut: fadeOut)
+    }
+
+    /// Leaves background mode (Wwise `WakeupFromSuspend`).
+    public static func wakeupFromSuspend() throws(SoundEngineError) {
+        try current.wakeupFromSuspend()
+    }
+
+    // MARK: Session
+
+    /// The session in force: category, options, mode.
+    public static var audioSession: SessionConfiguration {
+        get throws(SoundEngineError) { try current.audioSessionConfiguration }
+    }
+
+    /// Changes the session at run time (Wwise `ChangeAudioSessionProperties`);
+    /// see ``SoundEngineInstance/changeAudioSessionProperties(_:)``.
+    public static func changeAudioSessionProperties(_ configuration: SessionConfiguration) throws(SoundEngineError) {
+        try current.changeAudioSessionProperties(configuration)
+    }
+
+    /// Mutes or unmutes the background-music buses (Wwise `MuteBackgroundMusic`).
+    public static func muteBackgroundMusic(_ mute: Bool) throws(SoundEngineError) {
+        try current.muteBackgroundMusic(mute)
+    }
+
+    /// Whether the background-music buses are muted (Wwise `GetBackgroundMusicMute`);
+    /// `false` when not initialized.
+    public static var isBackgroundMusicMuted: Bool { (try? current.isBackgroundMusicMuted) ?? false }
+
+    /// Every ``SessionEvent`` from now until terminate. Finishes at once when
+    /// not initialized.
+    public static func events() -> AsyncStream<SessionEvent> {
+        guard let instance = try? current else { return AsyncStream { $0.finish() } }
+        return instance.events()
+    }
+
+    // MARK: Playback
+
+    /// Loads a sound file; see ``SoundEngineInstance/loadSound(path:streaming:loop:)``.
+    public static func loadSound(path: String, streaming: Bool = false) throws(SoundEngineError) -> SoundID {
+        try current.loadSound(path: path, streaming: streaming)
+    }
+
+    /// Plays a sound; see ``SoundEngineInstance/play(_:on:_:)``.
+    @discardableResult
+    public static func play(_ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters())
+        throws(SoundEngineError) -> VoiceID
+    {
+        try current.play(sound, on: bus, parameters)
+    }
+
+    /// Stops a voice.
+    public static func stop(_ voice: VoiceID, fadeOut: Duration = .zero) throws(SoundEngineError) {
+        try current.stop(voice, fadeOut: fadeOut)
+    }
+
+    /// Stops every voice (Wwise `StopAll`).
+    public static func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
+        try current.stopAll(fadeOut: fadeOut)
+    }
+}

@@ -1,0 +1,139 @@
+import Dispatch
+import Foundation
+import SoundBackend
+import Synchronization
+
+/// The engine's event thread (`SoundEngine-events`): the one thread that runs
+/// game callbacks, posts notifications and feeds ``SoundEngine/events()``.
+///
+/// Producers (the backend's mainloop thread, game threads calling the engine)
+/// only append to an inbox and signal; they never run game code. The thread
+/// also polls the mixer's render → control event ring every ``pollMilliseconds``,
+/// because the render thread itself never signals anything.
+final class EventDispatcher: @unchecked Sendable {
+    // @unchecked: `thread` and `threadID` are written once in start() before
+    // any other thread can see them; everything else mutable is in Mutexes.
+
+    /// What can arrive in the inbox.
+    enum Inbound: Sendable {
+        /// Something to tell the game.
+        case session(SessionEvent)
+        /// Something the backend saw; the engine decides what it means.
+        case backend(BackendEvent)
+    }
+
+    private struct Inbox {
+        var pending: [Inbound] = []
+        var stopping = false
+    }
+
+    private let inbox = Mutex(Inbox())
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    private let subscribers = Mutex<[UInt64: AsyncStream<SessionEvent>.Continuation]>([:])
+    private let nextSubscriber = Atomic<UInt64>(0)
+    private var threadID: pthread_t?
+
+    /// How often, in milliseconds, the mixer's event ring is drained when
+    /// nothing else wakes the thread.
+    let pollMilliseconds = 10
+
+    /// Runs on the event thread for every inbound item, in order.
+    private let handle: @Sendable (Inbound) -> Void
+    /// Runs on the event thread on every wake-up, to drain the mixer's events.
+    private let poll: @Sendable () -> Void
+
+    init(handle: @escaping @Sendable (Inbound) -> Void, poll: @escaping @Sendable () -> Void) {
+        self.handle = handle
+        self.poll = poll
+    }
+
+    /// Starts the thread.
+    func start() {
+        let started = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in
+            threadID = pthread_self()
+            started.signal()
+            run()
+            finished.signal()
+        }
+        thread.name = "SoundEngine-events"
+        thread.start()
+        started.wait()
+    }
+
+    /// Queues an item for the event thread. Callable from any thread except
+    /// the render path; never runs game code itself.
+    func post(_ item: Inbound) {
+        inbox.withLock { $0.pending.append(item) }
+        wake.signal()
+    }
+
+    /// Whether the caller is the event thread (a callback calling back in).
+    var isEventThread: Bool {
+        guard let id = threadID else { return false }
+        return pthread_equal(id, pthread_self()) != 0
+    }
+
+    /// Delivers what is queued, then stops the thread and finishes every
+    /// subscriber's stream. Waits for the thread unless called from it.
+    func stop() {
+        let already = inbox.withLock { inbox -> Bool in
+            defer { inbox.stopping = true }
+            return inbox.stopping
+        }
+        guard !already else { return }
+        wake.signal()
+        if !isEventThread { finished.wait() }
+    }
+
+    /// A new stream of every event from now on.
+    func subscribe() -> AsyncStream<SessionEvent> {
+        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        // Relaxed: only uniqueness matters; the dictionary is behind its Mutex.
+        let id = nextSubscriber.wrappingAdd(1, ordering: .relaxed).newValue
+        let accepted = subscribers.withLock { subs -> Bool in
+            guard !inbox.withLock({ $0.stopping }) else { return false }
+            subs[id] = continuation
+            return true
+        }
+        if accepted {
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+            }
+        } else {
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// Yields `event` to every subscriber. Event thread only.
+    func publish(_ event: SessionEvent) {
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+    }
+
+    private func run() {
+        while true {
+            _ = wake.wait(timeout: .now() + .milliseconds(pollMilliseconds))
+            poll()
+            let (items, stopping) = inbox.withLock { inbox -> ([Inbound], Bool) in
+                defer { inbox.pending.removeAll(keepingCapacity: true) }
+                return (inbox.pending, inbox.stopping)
+            }
+            for item in items { handle(item) }
+            if stopping {
+                poll()
+                for item in inbox.withLock({ inbox -> [Inbound] in defer { inbox.pending = [] }; return inbox.pending }) {
+                    handle(item)
+                }
+                for continuation in subscribers.withLock({ subs -> [AsyncStream<SessionEvent>.Continuation] in
+                    defer { subs = [:] }
+                    return Array(subs.values)
+                }) {
+                    continuation.finish()
+                }
+                return
+            }
+        }
+    }
+}

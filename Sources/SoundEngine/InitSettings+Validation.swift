@@ -1,0 +1,69 @@
+public import SoundCore
+import SoundSession
+
+extension InitSettings {
+    /// Throws `invalidParameter` naming the first field out of range.
+    /// ``SoundEngine/initialize(_:_:)`` calls this; call it yourself to check
+    /// settings read from a file before you use them.
+    public func validate() throws(SoundEngineError) {
+        try require(
+            (64...8192).contains(samplesPerFrame) && samplesPerFrame & (samplesPerFrame - 1) == 0,
+            "InitSettings.samplesPerFrame", samplesPerFrame, "must be a power of two between 64 and 8192")
+        try require(
+            commandQueueSize > 0, "InitSettings.commandQueueSize", commandQueueSize, "must be more than 0 bytes")
+        try require(
+            commandQueueSize <= 64 << 20, "InitSettings.commandQueueSize", commandQueueSize, "must be at most 64 MiB")
+        try require((1...65_536).contains(maxVoices), "InitSettings.maxVoices", maxVoices, "must be 1…65536")
+        try require((1...1024).contains(maxBuses), "InitSettings.maxBuses", maxBuses, "must be 1…1024")
+        try require((1...65_536).contains(maxSounds), "InitSettings.maxSounds", maxSounds, "must be 1…65536")
+        try require((0...256).contains(maxStreams), "InitSettings.maxStreams", maxStreams, "must be 0…256")
+    }
+}
+
+extension PlatformInitSettings {
+    /// Throws `invalidParameter` naming the first field out of range, or the
+    /// session error (`invalidParameter`, `incompatibleCategory`) for an
+    /// option or mode the category does not allow.
+    public func validate() throws(SoundEngineError) {
+        try require(
+            (8000...192_000).contains(sampleRate), "PlatformInitSettings.sampleRate", sampleRate,
+            "must be 8000…192000 Hz")
+        try require((1...8).contains(channelCount), "PlatformInitSettings.channelCount", channelCount, "must be 1…8")
+        try require(
+            latency.requestFrames > 0 && latency.targetFrames >= 2 * latency.requestFrames,
+            "PlatformInitSettings.latency", latency.targetFrames,
+            "targetFrames must be at least twice requestFrames (\(latency.requestFrames)), and requestFrames more than 0")
+        try require(
+            latency.targetFrames <= 48_000, "PlatformInitSettings.latency", latency.targetFrames,
+            "targetFrames must be at most one second (48000 frames at 48 kHz)")
+        if let address = serverAddress, address.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw .invalidParameter("PlatformInitSettings.serverAddress is empty; use nil for the default server")
+        }
+        guard connectTimeout > .zero, connectTimeout <= .seconds(60) else {
+            throw .invalidParameter("PlatformInitSettings.connectTimeout = \(connectTimeout): must be more than 0 and at most 60 s")
+        }
+        guard !applicationName.isEmpty else {
+            throw .invalidParameter("PlatformInitSettings.applicationName is empty: servers show it to the user")
+        }
+        do {
+            try audioSession.validate()
+        } catch {
+            throw error.prefixed("PlatformInitSettings.audioSession")
+        }
+    }
+}
+
+private func require(_ ok: Bool, _ field: String, _ value: Int, _ rule: String) throws(SoundEngineError) {
+    if !ok { throw .invalidParameter("\(field) = \(value): \(rule)") }
+}
+
+extension SoundEngineError {
+    /// The same error with `context` in front of its reason.
+    func prefixed(_ context: String) -> SoundEngineError {
+        switch self {
+        case .invalidParameter(let r): .invalidParameter("\(context): \(r)")
+        case .incompatibleCategory(let r): .incompatibleCategory("\(context): \(r)")
+        default: self
+        }
+    }
+}

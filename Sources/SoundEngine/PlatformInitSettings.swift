@@ -1,0 +1,66 @@
+public import SoundBackend
+public import SoundCore
+public import SoundSession
+
+/// Linux/PulseAudio engine settings, like Wwise's `AkPlatformInitSettings`
+/// (its iOS shape: `audioSession` and `audioCallbacks` live here).
+///
+/// Start from ``SoundEngine/defaultPlatformInitSettings()``; every field is
+/// validated by ``SoundEngine/initialize(_:_:)``.
+public struct PlatformInitSettings: Sendable {
+    /// Frames per second of the mix and of the output stream (Wwise
+    /// `uSampleRate`), 8000…192000. Default 48000.
+    public var sampleRate: Int = 48_000
+    /// Sample encoding of the output stream (Wwise Linux `sampleType`).
+    /// Default float32; int16 halves the bytes sent to the server.
+    public var sampleFormat: SampleFormat = .float32
+    /// Output channels, 1…8; the mix is stereo and is up/down-mixed to this.
+    /// Default 2.
+    public var channelCount: Int = 2
+    /// The audio session: category, options, mode (Wwise
+    /// `AkAudioSessionProperties`). Decides the stream's `media.role`, whether
+    /// other apps' audio is silenced, and routing. Default soloAmbient.
+    public var audioSession = SessionConfiguration()
+    /// Session callbacks (interruption, route change, media-services reset).
+    public var audioCallbacks = AudioCallbacks()
+    /// Buffering between the mixer and the speaker. Default
+    /// ``LatencyRequest/default`` (about 20 ms); ``LatencyRequest/low`` is about
+    /// 10 ms. Sizes are for 48 kHz and scale with ``sampleRate``.
+    public var latency: LatencyRequest = .default
+    /// The PulseAudio server to use, e.g. `unix:/run/user/1000/pulse/native`
+    /// or `tcp:host:4713`. `nil` (default) follows `PULSE_SERVER`, then the
+    /// per-user server. The engine never starts a server itself.
+    public var serverAddress: String? = nil
+    /// How long initialize waits for the server before throwing
+    /// `deviceNotReady`. Default 3 s.
+    public var connectTimeout: Duration = .seconds(3)
+    /// The name mixers and `pactl` show for this program (`application.name`).
+    /// Default "SoundEngine".
+    public var applicationName: String = "SoundEngine"
+    /// Reverse-DNS application ID (`application.id`). Default none.
+    public var applicationID: String? = nil
+
+    /// The default settings (same as ``SoundEngine/defaultPlatformInitSettings()``).
+    public init() {}
+}
+
+/// The game's session callbacks (Wwise `AkAudioCallbacks`, plus the
+/// AVAudioSession notifications Wwise leaves to the app).
+///
+/// All run on the engine's event thread — never the render thread — in the
+/// order the events happened; they may call back into the engine. The same
+/// values also arrive as `NotificationCenter` posts and through
+/// ``SoundEngine/events()``.
+public struct AudioCallbacks: Sendable {
+    /// An interruption began or ended. On `began` the callback runs before
+    /// the engine pauses; on `ended` before it resumes (the Wwise 2022+ order).
+    public var interruptionCallback: (@Sendable (Interruption) -> Void)? = nil
+    /// The route changed, with the reason and the previous route.
+    public var routeChangeCallback: (@Sendable (RouteChange) -> Void)? = nil
+    /// The sound server went away and came back; the engine has rebuilt its
+    /// streams and re-applied the session.
+    public var mediaServicesResetCallback: (@Sendable () -> Void)? = nil
+
+    /// No callbacks.
+    public init() {}
+}

@@ -1,0 +1,156 @@
+public import SoundCore
+public import SoundMixer
+import SoundDecoding
+
+extension SoundEngineInstance {
+    // MARK: Sounds
+
+    /// Loads a sound file (WAV, FLAC, Ogg Vorbis, Opus, MP3 — what libsndfile
+    /// decodes) for playback.
+    ///
+    /// - Parameters:
+    ///   - streaming: `false` (default) decodes the whole file into memory now;
+    ///     `true` decodes it ahead of playback on the streaming thread (for
+    ///     music and other long sounds).
+    ///   - loop: the region a looping voice repeats (in-memory sounds), default the whole sound.
+    /// - Throws: `fileNotFound`, `invalidFile` naming the file; `maxReached`
+    ///   when ``InitSettings/maxSounds`` are loaded. The engine keeps playing
+    ///   what it had.
+    public func loadSound(path: String, streaming: Bool = false, loop: LoopRegion? = .whole) throws(SoundEngineError)
+        -> SoundID
+    {
+        try checkAlive()
+        if streaming {
+            _ = try SoundFileDecoder(path: path)  // refuse a missing or corrupt file now, not at play time
+            return try mixer.loadStream(name: path, open: { () throws(SoundEngineError) -> any AudioFrameSource in
+                try SoundFileDecoder(path: path)
+            })
+        }
+        let audio = try SoundFileDecoder.decode(path: path)
+        return try mixer.loadSound(audio, name: path, loop: loop)
+    }
+
+    /// Loads decoded audio already in memory.
+    public func loadSound(_ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole) throws(SoundEngineError)
+        -> SoundID
+    {
+        try checkAlive()
+        return try mixer.loadSound(audio, name: name, loop: loop)
+    }
+
+    /// Unloads a sound; voices playing it fade out first.
+    public func unloadSound(_ sound: SoundID) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.unloadSound(sound)
+    }
+
+    // MARK: Voices
+
+    /// Starts a voice playing `sound` on `bus`.
+    ///
+    /// - Throws: `idNotFound` for an unknown sound or bus; `invalidParameter`
+    ///   naming a bad parameter (volume, pan, pitch); `maxReached` when every
+    ///   voice plays; `commandQueueFull` when the command queue is full.
+    @discardableResult
+    public func play(_ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters())
+        throws(SoundEngineError) -> VoiceID
+    {
+        try checkAlive()
+        return try mixer.play(sound, on: bus, parameters)
+    }
+
+    /// Stops a voice, fading out over `fadeOut` (default: the short de-click fade).
+    public func stop(_ voice: VoiceID, fadeOut: Duration = .zero) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.stop(voice, fadeOutFrames: frames(fadeOut))
+    }
+
+    /// Stops every voice, like Wwise `StopAll`.
+    public func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.stopAll(fadeOutFrames: frames(fadeOut))
+    }
+
+    /// Sets a voice's linear volume (0…16), ramped over one quantum.
+    public func setVolume(_ voice: VoiceID, _ volume: Float) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.setVolume(voice, volume)
+    }
+
+    /// Sets a voice's pan (-1 left … 1 right, equal power), ramped.
+    public func setPan(_ voice: VoiceID, _ pan: Float) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.setPan(voice, pan)
+    }
+
+    /// Sets a voice's pitch as a playback-rate ratio (2 = an octave up).
+    public func setPitch(_ voice: VoiceID, _ pitch: Double) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.setPitch(voice, pitch)
+    }
+
+    /// Pauses a voice where it is.
+    public func pause(_ voice: VoiceID) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.pause(voice)
+    }
+
+    /// Resumes a paused voice.
+    public func resume(_ voice: VoiceID) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.resume(voice)
+    }
+
+    /// Whether a voice is still playing (or paused) rather than ended.
+    public func isPlaying(_ voice: VoiceID) -> Bool { mixer.isActive(voice) }
+
+    // MARK: Buses
+
+    /// Creates a bus under `parent`.
+    public func createBus(name: String, parent: BusID = .master) throws(SoundEngineError) -> BusID {
+        try checkAlive()
+        return try mixer.createBus(name: name, parent: parent)
+    }
+
+    /// The bus created with `name`, if any (`"master"` is the master bus).
+    public func bus(named name: String) -> BusID? { mixer.bus(named: name) }
+
+    /// Sets a bus's linear volume, ramped over one quantum.
+    public func setBusVolume(_ bus: BusID, _ volume: Float) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.setBusVolume(bus, volume)
+    }
+
+    /// Mutes or unmutes a bus, ramped.
+    public func setBusMuted(_ bus: BusID, _ muted: Bool) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.setBusMuted(bus, muted)
+    }
+
+    /// Flags a bus "mute for background music" (Wwise's bus property).
+    public func setBusMutedForBackgroundMusic(_ bus: BusID, _ flag: Bool) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.setBusMutedForBackgroundMusic(bus, flag)
+    }
+
+    /// The bus's latest peak and RMS reading.
+    public func meter(_ bus: BusID) -> BusMeter { mixer.meter(bus) }
+
+    /// Mixer and output counters.
+    public var statistics: EngineStatistics {
+        EngineStatistics(mixer: mixer.statistics, output: backend.statistics)
+    }
+
+    private func frames(_ duration: Duration) -> Int {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return max(0, Int((seconds * Double(mixer.outputFormat.sampleRate)).rounded()))
+    }
+}
+
+/// Counters of a running engine.
+public struct EngineStatistics: Sendable {
+    /// The mixer's counters (quanta, voices, rejected commands, starvations).
+    public var mixer: MixerStatistics
+    /// The output's counters (render calls, frames, underflows).
+    public var output: BackendStatistics
+}

@@ -1,0 +1,209 @@
+import CAllocationCounter
+import Foundation
+import SoundEngine
+import SoundServerSupport
+import Synchronization
+import Testing
+
+@Suite struct SoundEngineInstanceTests {
+    @Test("The server lists our stream with application.name and the media.role of the category",
+          arguments: [
+              (Category.soloAmbient, Mode.default, "game"), (.playback, .default, "music"),
+              (.playback, .moviePlayback, "video"), (.playAndRecord, .voiceChat, "phone"),
+          ])
+    func streamCarriesNameAndRole(category: Category, mode: Mode, role: String) throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let engine = try SoundEngineInstance(
+            InitSettings(), platform(server, SessionConfiguration(category: category, mode: mode)))
+        defer { engine.terminate() }
+        let ours = try server.sinkInputs().filter { $0.properties["application.name"] == "SoundEngine engine test" }
+        #expect(ours.count == 1)
+        #expect(ours.first?.properties["media.role"] == role)
+        #expect(engine.status == .running)
+    }
+
+    @Test func toneReachesTheSinkAtThePredictedLevelAndStopIsSilence() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let engine = try SoundEngineInstance(InitSettings(), platform(server))
+        defer { engine.terminate() }
+        let recorder = try server.record()
+        defer { recorder.stop() }
+        let sound = try engine.loadSound(sine(amplitude: 0.5), name: "sine")
+        let voice = try engine.play(sound, VoiceParameters(volume: 0.5, loop: true))
+        // 0.5 amplitude × 0.5 volume × cos(π/4) centre pan, RMS of a sine = peak/√2.
+        let expected = Float(0.5 * 0.5 * (0.5).squareRoot() / (2).squareRoot())
+        let playing = recorder.waitForLevel { $0.allSatisfy { abs($0 - expected) < expected * 0.05 } }
+        #expect(playing.met, "monitor RMS \(playing.rms), expected \(expected)")
+        try engine.stop(voice)
+        let silent = recorder.waitForLevel { $0.allSatisfy { $0 < 1e-5 } }
+        #expect(silent.met, "monitor RMS \(silent.rms) after stop")
+        #expect(eventually { !engine.isPlaying(voice) })
+    }
+
+    @Test func aSoundFileFromDiskPlays() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let engine = try SoundEngineInstance(InitSettings(), platform(server))
+        defer { engine.terminate() }
+        let recorder = try server.record()
+        defer { recorder.stop() }
+        let chime = PrivateSoundServer.repositoryRoot + "/Examples/IntegrationDemo/Resources/chime.ogg"
+        for streaming in [false, true] {
+            let voice = try engine.play(try engine.loadSound(path: chime, streaming: streaming))
+            let heard = recorder.waitForLevel { $0.allSatisfy { $0 > 0.01 } }
+            #expect(heard.met, "streaming \(streaming): monitor RMS \(heard.rms)")
+            #expect(eventually { !engine.isPlaying(voice) })
+        }
+    }
+
+    @Test func missingAndCorruptFilesAreRefusedAndTheEngineKeepsPlaying() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let engine = try SoundEngineInstance(InitSettings(), platform(server))
+        defer { engine.terminate() }
+        let recorder = try server.record()
+        defer { recorder.stop() }
+        try engine.play(try engine.loadSound(sine(amplitude: 0.4), name: "bed"), VoiceParameters(loop: true))
+        let before = recorder.waitForLevel { $0.allSatisfy { $0 > 0.15 } }
+        #expect(before.met)
+        let corrupt = FileManager.default.temporaryDirectory.appendingPathComponent("corrupt-\(UUID()).wav").path
+        try Data("RIFF not really a wave file".utf8).write(to: URL(fileURLWithPath: corrupt))
+        defer { try? FileManager.default.removeItem(atPath: corrupt) }
+        #expect(throws: SoundEngineError.fileNotFound("sound file '/nonexistent.ogg' does not exist or is not readable")) {
+            try engine.loadSound(path: "/nonexistent.ogg")
+        }
+        for streaming in [false, true] {
+            #expect {
+                try engine.loadSound(path: corrupt, streaming: streaming)
+            } throws: { error in
+                guard case SoundEngineError.invalidFile(let why) = error else { return false }
+                return why.contains(corrupt)
+            }
+        }
+        let after = recorder.waitForLevel { $0.allSatisfy { $0 > 0.15 } }
+        #expect(after.met, "the bed stopped after a bad load: \(after.rms)")
+        #expect(engine.status == .running)
+    }
+
+    @Test func renderPathAllocatesNothingWhileVoicesStartAndStop() throws {
+        #expect(se_alloc_counter_self_test() == 1, "malloc interposition inactive: a zero would prove nothing")
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let backend = AllocationCountingBackend()
+        let engine = try SoundEngineInstance(InitSettings(), platform(server), backend: backend)
+        defer { engine.terminate() }
+        let sounds = try (0..<4).map { i in try engine.loadSound(sine(frequency: 200 + 100 * Double(i), seconds: 0.05), name: "s\(i)") }
+        let music = try engine.loadSound(path: PrivateSoundServer.repositoryRoot + "/Examples/IntegrationDemo/Resources/chime.ogg", streaming: true)
+        let bus = try engine.createBus(name: "sfx")
+        let start = (se_alloc_counter_allocations(), se_alloc_counter_frees(), backend.statistics.renderCalls)
+        try engine.play(music, VoiceParameters(volume: 0.3))
+        var voices: [VoiceID] = []
+        for round in 0..<60 {
+            voices.append(try engine.play(sounds[round % 4], on: round % 2 == 0 ? bus : .master, VoiceParameters(volume: 0.2, pan: Float(round % 3) - 1)))
+            if voices.count > 8 { try? engine.stop(voices.removeFirst()) }
+            try engine.setBusVolume(bus, Float(round % 5) / 5)
+            Thread.sleep(forTimeInterval: 0.01)  // paces the game thread like frames; not a timing assertion
+        }
+        #expect(eventually { backend.statistics.renderCalls > start.2 + 200 })
+        try engine.suspend()
+        #expect(se_alloc_counter_allocations() == start.0, "allocations on the render thread")
+        #expect(se_alloc_counter_frees() == start.1, "frees on the render thread")
+    }
+
+    @Test func suspendCorksWakeupResumesAndEventsReportBoth() async throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let engine = try SoundEngineInstance(InitSettings(), platform(server))
+        defer { engine.terminate() }
+        let events = engine.events()
+        let recorder = try server.record()
+        defer { recorder.stop() }
+        try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), VoiceParameters(loop: true))
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met)
+        try engine.suspend()
+        #expect(engine.status == .paused(.suspendedByGame(renderAnyway: false)))
+        #expect(try server.sinkInputs().first { $0.properties["application.name"] == "SoundEngine engine test" }?.corked == true)
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 < 1e-5 } }.met)
+        try engine.wakeupFromSuspend()
+        #expect(engine.status == .running)
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met)
+        engine.terminate()
+        var states: [String] = []
+        for await event in events {
+            if case .engineState(let s) = event { states.append(s.name) }
+        }
+        #expect(states == ["paused", "running", "stopped"])
+    }
+
+    @Test func renderAnywayKeepsTheStreamRunningButSilent() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let engine = try SoundEngineInstance(InitSettings(), platform(server))
+        defer { engine.terminate() }
+        let recorder = try server.record()
+        defer { recorder.stop() }
+        try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), VoiceParameters(loop: true))
+        try engine.suspend(renderAnyway: true)
+        let frames = engine.statistics.output.framesRendered
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 < 1e-5 } }.met)
+        #expect(eventually { engine.statistics.output.framesRendered > frames + 4800 })
+        #expect(engine.status == .paused(.suspendedByGame(renderAnyway: true)))
+    }
+
+    @Test func changeAudioSessionPropertiesSwapsTheStreamRoleAndRefusesBadConfigurations() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let engine = try SoundEngineInstance(InitSettings(), platform(server))
+        defer { engine.terminate() }
+        let recorder = try server.record()
+        defer { recorder.stop() }
+        try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), VoiceParameters(loop: true))
+        try engine.changeAudioSessionProperties(SessionConfiguration(category: .playback))
+        let roles = try server.sinkInputs().filter { $0.properties["application.name"] == "SoundEngine engine test" }
+            .map { $0.properties["media.role"] }
+        #expect(roles == ["music"])
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met, "the voice kept playing across the swap")
+        let bad = SessionConfiguration(category: .playback, categoryOptions: [.defaultToSpeaker])
+        #expect(throws: SoundEngineError.self) { try engine.changeAudioSessionProperties(bad) }
+        #expect(engine.audioSessionConfiguration == SessionConfiguration(category: .playback))
+        #expect(try server.sinkInputs().filter { $0.properties["application.name"] == "SoundEngine engine test" }.count == 1)
+    }
+
+    @Test func backgroundMusicMuteSilencesFlaggedBusesAndCallsBack() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let told = Mutex<[Bool]>([])
+        var settings = InitSettings()
+        settings.backgroundMusicCallback = { muted in told.withLock { $0.append(muted) } }
+        let engine = try SoundEngineInstance(settings, platform(server))
+        defer { engine.terminate() }
+        let recorder = try server.record()
+        defer { recorder.stop() }
+        let music = try engine.createBus(name: "music")
+        try engine.setBusMutedForBackgroundMusic(music, true)
+        try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), on: music, VoiceParameters(loop: true))
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met)
+        try engine.muteBackgroundMusic(true)
+        #expect(engine.isBackgroundMusicMuted)
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 < 1e-5 } }.met)
+        try engine.muteBackgroundMusic(false)
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met)
+        #expect(eventually { told.withLock { $0 } == [true, false] })
+    }
+
+    @Test func initializeAndTerminateFiftyTimesLeaksNoDescriptorsOrThreads() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let probe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("LifecycleProbe").path
+        #expect(FileManager.default.isExecutableFile(atPath: probe), "build the LifecycleProbe product first")
+        let json = try PrivateSoundServer.run(probe, ["50"], environment: ["PULSE_SERVER": server.address])
+        let result = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+        #expect(result["cycles"] as? Int == 50)
+        #expect(result["fdsAfter"] as? Int == result["fdsBefore"] as? Int, "\(json)")
+        #expect(result["threadsAfter"] as? Int == result["threadsBefore"] as? Int, "\(json)")
+        #expect(result["initializedAfter"] as? Bool == false)
+    }
+}

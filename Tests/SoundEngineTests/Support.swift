@@ -1,0 +1,60 @@
+import CAllocationCounter
+import Foundation
+import PulseAudioBackend
+import SoundEngine
+import SoundServerSupport
+
+/// Platform settings pointing at a private server.
+func platform(_ server: PrivateSoundServer, _ session: SessionConfiguration = SessionConfiguration()) -> PlatformInitSettings {
+    var p = SoundEngine.defaultPlatformInitSettings()
+    p.serverAddress = server.address
+    p.applicationName = "SoundEngine engine test"
+    p.audioSession = session
+    return p
+}
+
+/// A mono sine of `seconds` at `amplitude`, for looping.
+func sine(frequency: Double = 1000, amplitude: Float = 0.5, seconds: Double = 1, rate: Int = 48_000) -> DecodedAudio {
+    let frames = Int(seconds * Double(rate))
+    return DecodedAudio(
+        sampleRate: rate, channelCount: 1,
+        samples: (0..<frames).map { amplitude * Float(sin(2 * Double.pi * frequency * Double($0) / Double(rate))) })
+}
+
+/// Polls `condition` every 10 ms until it holds or `seconds` pass.
+func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    return try condition()
+}
+
+/// The real PulseAudio backend with the render entry wrapped so that the
+/// render thread arms the malloc counter for the duration of every render
+/// call: real server, real mixer, real engine, allocations counted.
+final class AllocationCountingBackend: AudioBackend, @unchecked Sendable {
+    // @unchecked: `inner` is Sendable; `wrapped` is written in open() before
+    // the backend can call it and read only by the render thread after.
+    let inner = PulseAudioBackend()
+    private let wrapped = UnsafeMutablePointer<RenderEntry>.allocate(capacity: 1)
+
+    deinit { wrapped.deallocate() }
+
+    func open(_ configuration: BackendConfiguration, render: RenderEntry, events: @escaping BackendEventHandler)
+        throws(SoundEngineError) -> GrantedStream
+    {
+        wrapped.initialize(to: render)
+        return try inner.open(configuration, render: RenderEntry(function: countingRender, context: wrapped), events: events)
+    }
+    func setPaused(_ paused: Bool) throws(SoundEngineError) { try inner.setPaused(paused) }
+    func close() { inner.close() }
+    var statistics: BackendStatistics { inner.statistics }
+}
+
+private func countingRender(_ context: UnsafeMutableRawPointer?, _ destination: UnsafeMutableRawPointer, _ frames: Int) {
+    se_alloc_counter_arm()
+    context!.assumingMemoryBound(to: RenderEntry.self).pointee(destination, frames: frames)
+    se_alloc_counter_disarm()
+}
