@@ -77,7 +77,8 @@ let package = Package(
 
         // MARK: - Tests
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
-        .target(name: "SoundServerSupport", path: "Tests/SoundServerSupport"),
+        .target(name: "CTestSupport", path: "Tests/CTestSupport"),
+        .target(name: "SoundServerSupport", dependencies: ["CTestSupport"], path: "Tests/SoundServerSupport"),
         .executableTarget(
             name: "LifecycleProbe",
             dependencies: ["SoundEngine"],

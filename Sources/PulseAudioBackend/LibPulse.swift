@@ -300,6 +300,12 @@ struct PAStream {
     @_noLocks @_noAllocation
     func cancelWrite() { _unsafePerformance { _ = pa_stream_cancel_write(raw) } }
 
+    /// `pa_stream_writable_size`: bytes the server would take now.
+    var writableSize: Int {
+        let n = pa_stream_writable_size(raw)
+        return n == Int.max ? 0 : n  // (size_t)-1 on error
+    }
+
     /// `pa_stream_cork`.
     func cork(_ paused: Bool, _ cb: SuccessCallback?, _ userdata: UnsafeMutableRawPointer?) -> PAOperation? {
         pa_stream_cork(raw, paused ? 1 : 0, cb, userdata).map(PAOperation.init)

@@ -270,6 +270,13 @@ private final class Connection {
             guard let ctx = context, ctx.isReady, let s = stream, s.isReady else {
                 throw .mediaServicesFailed("the connection to PulseAudio at \(addressTried) is gone")
             }
+            if !corked, let state = renderState {
+                // Fill what the server will take before uncorking: a stream
+                // that starts empty waits for its prebuffer, and the server
+                // may not ask for it for a second or more (every peer pre-fills).
+                // Under the mainloop lock, so never concurrently with the write callback.
+                pulseWriteCallback(s.raw, s.writableSize, UnsafeMutableRawPointer(state))
+            }
             guard let op = s.cork(corked, operationDoneCallback, UnsafeMutableRawPointer(loop.raw)) else {
                 throw .fail("PulseAudio refused to \(corked ? "cork" : "uncork") our stream: \(ctx.lastError)")
             }

@@ -30,7 +30,13 @@ final class EventDispatcher: @unchecked Sendable {
     private let inbox = Mutex(Inbox())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
-    private let subscribers = Mutex<[UInt64: AsyncStream<SessionEvent>.Continuation]>([:])
+    private struct Subscribers {
+        var continuations: [UInt64: AsyncStream<SessionEvent>.Continuation] = [:]
+        /// The last engine state published: a new subscriber starts with it.
+        var lastState: EngineStatus?
+        var finished = false
+    }
+    private let subscribers = Mutex(Subscribers())
     private let nextSubscriber = Atomic<UInt64>(0)
     private var threadID: pthread_t?
 
@@ -87,29 +93,34 @@ final class EventDispatcher: @unchecked Sendable {
         if !isEventThread { finished.wait() }
     }
 
-    /// A new stream of every event from now on.
+    /// A new stream of every event from now on, starting with the engine's
+    /// current state (the last `engineState` published), so a subscriber never
+    /// misses the state it starts in and never sees it twice.
     func subscribe() -> AsyncStream<SessionEvent> {
         let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
         // Relaxed: only uniqueness matters; the dictionary is behind its Mutex.
         let id = nextSubscriber.wrappingAdd(1, ordering: .relaxed).newValue
-        let accepted = subscribers.withLock { subs -> Bool in
-            guard !inbox.withLock({ $0.stopping }) else { return false }
-            subs[id] = continuation
-            return true
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.continuations.removeValue(forKey: id) }
         }
-        if accepted {
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+        subscribers.withLock { subs in
+            if let state = subs.lastState { continuation.yield(.engineState(state)) }
+            if subs.finished {
+                continuation.finish()
+            } else {
+                subs.continuations[id] = continuation
             }
-        } else {
-            continuation.finish()
         }
         return stream
     }
 
-    /// Yields `event` to every subscriber. Event thread only.
+    /// Yields `event` to every subscriber. Event thread only. Under the same
+    /// lock as `subscribe`, so a new subscriber gets each state exactly once.
     func publish(_ event: SessionEvent) {
-        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+        subscribers.withLock { subs in
+            if case .engineState(let state) = event { subs.lastState = state }
+            for continuation in subs.continuations.values { continuation.yield(event) }
+        }
     }
 
     private func run() {
@@ -127,8 +138,11 @@ final class EventDispatcher: @unchecked Sendable {
                     handle(item)
                 }
                 for continuation in subscribers.withLock({ subs -> [AsyncStream<SessionEvent>.Continuation] in
-                    defer { subs = [:] }
-                    return Array(subs.values)
+                    defer {
+                        subs.continuations = [:]
+                        subs.finished = true
+                    }
+                    return Array(subs.continuations.values)
                 }) {
                     continuation.finish()
                 }

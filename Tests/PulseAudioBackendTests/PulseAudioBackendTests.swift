@@ -193,22 +193,13 @@ func waitUntil(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
 
 /// Another client playing with `media.role=phone`: `pacat` fed by /dev/zero.
 final class PhoneCall {
-    private let process = Process()
+    private let process: Subprocess
     init(server: PrivateSoundServer) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["pacat", "--playback", "--property=media.role=phone", "--raw", "/dev/zero"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["PULSE_SERVER": server.address]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try Subprocess(
+            ["pacat", "--playback", "--property=media.role=phone", "--raw", "/dev/zero"],
+            extraEnvironment: ["PULSE_SERVER": server.address], captureStderr: false)
     }
-    func hangUp() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)  // SIGTERM is blocked in processes a test spawns
-            process.waitUntilExit()
-        }
-    }
-    deinit { hangUp() }
+    func hangUp() { process.kill() }
 }
 
 /// A TCP socket that accepts connections and never answers.

@@ -134,7 +134,7 @@ import Testing
         for await event in events {
             if case .engineState(let s) = event { states.append(s.name) }
         }
-        #expect(states == ["paused", "running", "stopped"])
+        #expect(states == ["running", "paused", "running", "stopped"])  // the stream starts with the current state
     }
 
     @Test func renderAnywayKeepsTheStreamRunningButSilent() throws {

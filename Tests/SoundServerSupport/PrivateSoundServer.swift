@@ -50,13 +50,12 @@ public final class PrivateSoundServer: @unchecked Sendable {
     /// Runs `pactl` against this server and returns its stdout.
     @discardableResult
     public func pactl(_ arguments: String...) throws -> String {
-        try Self.run("/usr/bin/env", ["pactl"] + arguments, environment: ["PULSE_SERVER": address])
+        try Self.run("pactl", arguments, environment: ["PULSE_SERVER": address])
     }
 
     /// The server's sink inputs (playback streams), from `pactl --format=json`.
     public func sinkInputs() throws -> [SinkInput] {
-        let json = try Self.run(
-            "/usr/bin/env", ["pactl", "--format=json", "list", "sink-inputs"], environment: ["PULSE_SERVER": address])
+        let json = try Self.run("pactl", ["--format=json", "list", "sink-inputs"], environment: ["PULSE_SERVER": address])
         let data = Data(json.utf8)
         guard let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
             throw ServerError("pactl printed no JSON list: \(json)")
@@ -72,23 +71,7 @@ public final class PrivateSoundServer: @unchecked Sendable {
     /// Runs a program to completion and returns stdout; throws with stderr on a non-zero exit.
     @discardableResult
     public static func run(_ path: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ServerError("\(path) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
-                + (String(data: stderr, encoding: .utf8) ?? ""))
-        }
-        return String(data: stdout, encoding: .utf8) ?? ""
+        try Subprocess.run([path] + arguments, environment: extra)
     }
 }
 
@@ -121,8 +104,7 @@ public struct ServerError: Error, CustomStringConvertible {
 public final class MonitorRecorder: @unchecked Sendable {
     // @unchecked: used by one test task at a time; the process handle is only
     // touched by read/stop on that task.
-    private let process = Process()
-    private let pipe = Pipe()
+    private let process: Subprocess
     private var stopped = false
 
     /// Sample rate and channels of what `read` returns.
@@ -130,15 +112,11 @@ public final class MonitorRecorder: @unchecked Sendable {
     public static let channels = 2
 
     init(source: String, address: String) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "parec", "--latency-msec=20", "-d", source, "--format=float32le", "--rate=\(Self.sampleRate)",
-            "--channels=\(Self.channels)", "--raw",
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging(["PULSE_SERVER": address]) { _, new in new }
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try Subprocess(
+            [
+                "parec", "--latency-msec=20", "-d", source, "--format=float32le", "--rate=\(Self.sampleRate)",
+                "--channels=\(Self.channels)", "--raw",
+            ], extraEnvironment: ["PULSE_SERVER": address], captureStderr: false)
     }
 
     deinit { stop() }
@@ -147,10 +125,7 @@ public final class MonitorRecorder: @unchecked Sendable {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        // SIGKILL: processes spawned from a test inherit its blocked signal
-        // mask, in which SIGTERM is blocked.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.kill()
     }
 
     /// Reads about `seconds` of interleaved stereo samples, or fewer if
@@ -159,7 +134,7 @@ public final class MonitorRecorder: @unchecked Sendable {
         let wanted = Int(seconds * Double(Self.sampleRate)) * Self.channels * 4
         var bytes = [UInt8]()
         bytes.reserveCapacity(wanted)
-        let fd = pipe.fileHandleForReading.fileDescriptor
+        let fd = process.stdout
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while bytes.count < wanted {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

@@ -1,0 +1,96 @@
+import SoundEngine
+
+/// The demo's command line, parsed and checked before anything starts.
+struct DemoOptions {
+    var headless = false
+    var session = SessionConfiguration()
+    var files: [String] = []
+    var seconds: Double? = nil
+    var server: String? = nil
+    var loop = false
+    var latency: LatencyRequest = .default
+
+    static let usage = """
+        usage: IntegrationDemo [--headless] [--category C] [--options a,b] [--mode M]
+                               [--play FILE]... [--loop] [--seconds N] [--server ADDRESS]
+                               [--low-latency]
+
+          --headless        no menu: play, print one JSON object per event on stdout, exit
+          --category C      \(Category.names.joined(separator: ", "))
+          --options a,b     \(CategoryOptions.names.joined(separator: ", "))
+          --mode M          \(Mode.names.joined(separator: ", "))
+          --play FILE       a sound file to play (repeatable); default: the bundled chime
+          --loop            loop the sounds until the time is up
+          --seconds N       run for N seconds (headless default: until the sounds end)
+          --server ADDRESS  PulseAudio server, e.g. unix:/run/user/1000/pulse/native
+          --low-latency     ask for about 10 ms of buffering instead of 20 ms
+        """
+
+    /// A bad command line: the message goes to stderr and the demo exits 2.
+    struct Invalid: Error {
+        let message: String
+    }
+
+    init(arguments: [String]) throws(Invalid) {
+        var rest = arguments[...]
+        func value(_ flag: String) throws(Invalid) -> String {
+            guard let v = rest.popFirst(), !v.hasPrefix("--") else { throw Invalid(message: "\(flag) needs a value") }
+            return v
+        }
+        while let arg = rest.popFirst() {
+            switch arg {
+            case "--headless": headless = true
+            case "--loop": loop = true
+            case "--low-latency": latency = .low
+            case "--category":
+                let name = try value(arg)
+                guard let c = Category(named: name) else {
+                    throw Invalid(message: "unknown category '\(name)'; expected one of \(Category.names.joined(separator: ", "))")
+                }
+                session.category = c
+            case "--options":
+                var options: CategoryOptions = []
+                for name in try value(arg).split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                    guard let o = CategoryOptions(named: name) else {
+                        throw Invalid(message: "unknown option '\(name)'; expected \(CategoryOptions.names.joined(separator: ", "))")
+                    }
+                    options.insert(o)
+                }
+                session.categoryOptions = options
+            case "--mode":
+                let name = try value(arg)
+                guard let m = Mode(named: name) else {
+                    throw Invalid(message: "unknown mode '\(name)'; expected one of \(Mode.names.joined(separator: ", "))")
+                }
+                session.mode = m
+            case "--play":
+                let path = try value(arg)
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw Invalid(message: "--play \(path): no such readable file")
+                }
+                files.append(path)
+            case "--seconds":
+                let text = try value(arg)
+                guard let s = Double(text), s.isFinite, s > 0, s <= 86_400 else {
+                    throw Invalid(message: "--seconds \(text): expected a number of seconds above 0, at most 86400")
+                }
+                seconds = s
+            case "--server":
+                let address = try value(arg)
+                guard !address.isEmpty else { throw Invalid(message: "--server needs an address") }
+                server = address
+            case "--help", "-h":
+                throw Invalid(message: Self.usage)
+            default:
+                throw Invalid(message: "unknown argument '\(arg)'\n\(Self.usage)")
+            }
+        }
+        do {
+            try session.validate()
+        } catch {
+            throw Invalid(message: "--category/--options/--mode: \(error)")
+        }
+    }
+}
+
+import Foundation

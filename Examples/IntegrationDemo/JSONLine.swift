@@ -1,0 +1,99 @@
+import Foundation
+import SoundEngine
+
+/// One line of the headless demo's output: a JSON object whose keys keep
+/// their order ("t" and "event" first), so lines are easy to read and diff.
+/// Every field is documented in docs/integration-demo.md.
+struct JSONLine {
+    private var fields: [(String, String)] = []
+
+    init(t: Double, event: String) {
+        add("t", number: (t * 1000).rounded() / 1000)
+        add("event", string: event)
+    }
+
+    mutating func add(_ key: String, string: String) { fields.append((key, Self.quote(string))) }
+    mutating func add(_ key: String, number: Double) { fields.append((key, String(format: "%.3f", number))) }
+    mutating func add(_ key: String, int: Int) { fields.append((key, String(int))) }
+    mutating func add(_ key: String, bool: Bool) { fields.append((key, bool ? "true" : "false")) }
+    mutating func add(_ key: String, raw json: String) { fields.append((key, json)) }
+
+    var text: String { "{" + fields.map { "\(Self.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}" }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `{"inputs":[…],"outputs":[…]}` with each port's type, name and uid.
+    static func route(_ route: RouteDescription) -> String {
+        func ports(_ list: [PortDescription]) -> String {
+            "[" + list.map { p in
+                "{\"portType\":\(quote(p.portType.rawValue)),\"portName\":\(quote(p.portName)),\"uid\":\(quote(p.uid))}"
+            }.joined(separator: ",") + "]"
+        }
+        return "{\"inputs\":\(ports(route.inputs)),\"outputs\":\(ports(route.outputs))}"
+    }
+
+    /// The line for a session event.
+    static func event(_ event: SessionEvent, t: Double) -> JSONLine {
+        switch event {
+        case .engineState(let status):
+            var line = JSONLine(t: t, event: "engineState")
+            line.add("state", string: status.name)
+            if case .paused(let reason) = status { line.add("reason", string: reasonName(reason)) }
+            return line
+        case .interruption(let i):
+            var line = JSONLine(t: t, event: "interruption")
+            line.add("type", string: i.type == .began ? "began" : "ended")
+            if i.type == .ended { line.add("shouldResume", bool: i.shouldResume) }
+            if let reason = i.reason { line.add("reason", string: "\(reason)") }
+            if let source = i.source { line.add("source", string: source.rawValue) }
+            return line
+        case .routeChange(let change):
+            var line = JSONLine(t: t, event: "routeChange")
+            line.add("reason", string: "\(change.reason)")
+            line.add("previousRoute", raw: route(change.previousRoute))
+            line.add("currentRoute", raw: route(change.currentRoute))
+            return line
+        case .otherAudioPlaying(let playing):
+            var line = JSONLine(t: t, event: "otherAudioPlaying")
+            line.add("playing", bool: playing)
+            return line
+        case .silenceSecondaryAudioHint(let type):
+            var line = JSONLine(t: t, event: "silenceSecondaryAudioHint")
+            line.add("type", string: type == .begin ? "begin" : "end")
+            return line
+        case .mediaServicesWereLost:
+            return JSONLine(t: t, event: "mediaServicesWereLost")
+        case .mediaServicesWereReset:
+            return JSONLine(t: t, event: "mediaServicesWereReset")
+        case .backgroundMusicMuted(let muted):
+            var line = JSONLine(t: t, event: "backgroundMusicMuted")
+            line.add("muted", bool: muted)
+            return line
+        }
+    }
+
+    static func reasonName(_ reason: PauseReason) -> String {
+        switch reason {
+        case .notConnected: "notConnected"
+        case .mediaServicesLost: "mediaServicesLost"
+        case .sessionInactive: "sessionInactive"
+        case .interrupted: "interrupted"
+        case .appInBackground: "appInBackground"
+        case .suspendedByGame(let renderAnyway): renderAnyway ? "suspendedRenderAnyway" : "suspended"
+        }
+    }
+}
