@@ -96,7 +96,10 @@ extension AudioSessionPolicy {
                     "setPreferredInput: \(endpoint.portType) input \(id) is not allowed with \(configuration)")
             }
         }
-        guard id != preferredInput else { return }
+        // The game asks now: an earlier move of the capture stream by the user gives way.
+        let movedByUser = userInput?.forced == true
+        guard id != preferredInput || movedByUser else { return }
+        if movedByUser { userInput = nil }
         preferredInput = id
         pass.overridden = true
     }

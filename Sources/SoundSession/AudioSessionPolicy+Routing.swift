@@ -27,9 +27,10 @@ extension AudioSessionPolicy {
     /// 5. playAndRecord without defaultToSpeaker: the receiver; then the
     ///    speaker; then (playAndRecord) the receiver after all.
     ///
-    /// Input: the built-in microphone under the speaker override; the game's
-    /// preferred input; the user's choice; the HFP microphone of an HFP output;
-    /// the most recent accessory input; the built-in microphone.
+    /// Input: the built-in microphone under the speaker override; a move of
+    /// our capture stream by the user; the game's preferred input; the user's
+    /// default source; the HFP microphone of an HFP output; the most recent
+    /// accessory input; the built-in microphone.
     func plannedRoute() -> PlannedRoute {
         guard isConnected else { return PlannedRoute() }
         var route = PlannedRoute()
@@ -87,9 +88,9 @@ extension AudioSessionPolicy {
         let allowed = configuration.permits as (AudioEndpoint) -> Bool
         let builtInMic = registry.newest(.input) { $0.portType == .builtInMic && allowed($0) }
         if portOverride == .speaker, let builtInMic { return builtInMic }
-        for id in [preferredInput, userInput].compactMap(\.self) {
-            if let chosen = registry[id], allowed(chosen) { return chosen }
-        }
+        if let choice = userInput, choice.forced, let moved = registry[choice.id] { return moved }
+        if let id = preferredInput, let preferred = registry[id], allowed(preferred) { return preferred }
+        if let choice = userInput, let chosen = registry[choice.id], allowed(chosen) { return chosen }
         if let output, output.portType == .bluetoothHFP, let hfp = hfpPartner(of: output, direction: .input) {
             return hfp
         }

@@ -19,7 +19,7 @@ extension AudioSessionPolicy {
         case .defaultInputChanged(let id):
             guard isConnected, id.direction == .input, let endpoint = registry[id], configuration.permits(endpoint)
             else { return }
-            userInput = id
+            userInput = UserChoice(id: id, forced: false)
             pass.overridden = true
         case .streamMovedByUser(let id):
             guard isConnected, registry[id] != nil else { return }
@@ -30,7 +30,7 @@ extension AudioSessionPolicy {
                 applied.output = id
                 portOverride = .none
             case .input:
-                userInput = id
+                userInput = UserChoice(id: id, forced: true)
                 applied.input = id
             }
             pass.overridden = true
@@ -87,6 +87,8 @@ extension AudioSessionPolicy {
         unconfirmedMutes = []
         userOutput = nil
         userInput = nil
+        // Like every server-side setting, the temporary override does not survive.
+        portOverride = .none
         applied.forgetServerState()
     }
 
@@ -114,6 +116,6 @@ extension AudioSessionPolicy {
     /// Drops user choices of endpoints that are no longer present.
     private mutating func forgetVanished() {
         if let choice = userOutput, registry[choice.id] == nil { userOutput = nil }
-        if let id = userInput, registry[id] == nil { userInput = nil }
+        if let choice = userInput, registry[choice.id] == nil { userInput = nil }
     }
 }

@@ -48,8 +48,10 @@ public struct AudioSessionPolicy: Hashable, Sendable {
     /// allows it; a move of our stream: honoured always). Cleared when a new
     /// output arrives or it goes away.
     var userOutput: UserChoice?
-    /// An input the user chose; the game's ``preferredInput`` comes first.
-    var userInput: EndpointID?
+    /// An input the user chose: a move of our capture stream (honoured
+    /// always, before the game's ``preferredInput``) or a default change
+    /// (after it, if allowed).
+    var userInput: UserChoice?
     var others: [StreamID: OtherStream] = [:]
     /// Pending `request-cork`s from the server.
     var corkRequests = 0

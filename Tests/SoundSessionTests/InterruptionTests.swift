@@ -112,6 +112,23 @@ import Testing
         #expect(again.interruptions == [.began(.serverCorkRequest)])
     }
 
+    @Test func activatingInTheForegroundDuringACallMixesWithIt() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient), streams: [Streams.call(1)], active: false)
+        let outputs = try policy.handle(.setActive(true))
+        #expect(outputs.interruptions.isEmpty)
+        #expect(outputs.resumesEngine)
+        // A second call that rings later does interrupt.
+        #expect(policy.handle(.otherStreamChanged(Streams.call(2))).interruptions == [.began(.phoneCall)])
+    }
+
+    @Test func activatingInTheBackgroundDuringACallIsInterrupted() throws {
+        var policy = try AudioSessionPolicy.connected(
+            .with(.playback, .mixWithOthers), streams: [Streams.call(1)], active: false)
+        _ = policy.handle(.appEnteredBackground)
+        let outputs = try policy.handle(.setActive(true))
+        #expect(outputs.interruptions == [.began(.phoneCall)])
+    }
+
     @Test func nothingInterruptsAnInactiveSession() throws {
         var policy = try AudioSessionPolicy.connected(.with(.soloAmbient), active: false)
         #expect(policy.handle(.otherStreamChanged(Streams.call(1))).interruptions.isEmpty)

@@ -72,6 +72,15 @@ import Testing
         #expect(outputs.routeChanges.isEmpty, "after a reset the game re-reads the route")
     }
 
+    @Test func theSpeakerOverrideDoesNotSurviveAReset() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playAndRecord))
+        _ = try policy.handle(.overrideOutputAudioPort(.speaker))
+        _ = policy.handle(.connectionLost)
+        _ = policy.handle(.connected(SystemSnapshot(endpoints: Endpoints.phone)))
+        #expect(policy.portOverride == .none)
+        #expect(policy.outputType == .builtInReceiver)
+    }
+
     @Test func theFirstConnectionIsNotAReset() throws {
         var policy = try AudioSessionPolicy()
         let outputs = policy.handle(.connected(SystemSnapshot(endpoints: Endpoints.phone)))

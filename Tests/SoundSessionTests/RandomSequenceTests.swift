@@ -158,6 +158,14 @@ struct RandomRun {
 
     // MARK: Delivering and checking
 
+    /// Records an issue when `condition` is false. Cheaper than `#expect` for
+    /// the tens of thousands of checks a run makes; the message says what.
+    private func verify(
+        _ condition: Bool, _ message: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        if !condition { Issue.record(Comment(rawValue: message()), sourceLocation: sourceLocation) }
+    }
+
     /// Hands one input to the policy, performs the outputs on the simulated
     /// server (which reports our mutes back, as the engine's subscription
     /// would) and checks every invariant.
@@ -174,7 +182,7 @@ struct RandomRun {
                 return
             }
             counts.refused += 1
-            #expect(policy == before, "\(context): a refused call changed the policy")
+            verify(policy == before, "\(context): a refused call changed the policy")
             return
         }
         transcript += outputs
@@ -198,15 +206,25 @@ struct RandomRun {
             server.mutedByPolicy = []
             server.duckedByPolicy = []
             server.userMove = nil
+            server.userMoveInput = nil
             server.selectedOutput = nil
         case .endpointsChanged(let appeared, let disappeared):
             for id in disappeared { server.endpoints[id] = nil }
-            for endpoint in appeared { server.endpoints[endpoint.id] = endpoint }
+            for endpoint in appeared where server.endpoints[endpoint.id] == nil {
+                server.endpoints[endpoint.id] = endpoint
+                // The next device in wins over the user's move, if the options allow it.
+                guard server.connected, Self.fits(endpoint, policy.configuration) else { continue }
+                if endpoint.direction == .output { server.userMove = nil } else { server.userMoveInput = nil }
+            }
             if let move = server.userMove, server.endpoints[move] == nil { server.userMove = nil }
+            if let move = server.userMoveInput, server.endpoints[move] == nil { server.userMoveInput = nil }
         case .streamMovedByUser(let id):
-            if id.direction == .output && server.connected {
+            guard server.connected else { break }
+            if id.direction == .output {
                 server.userMove = id
                 server.selectedOutput = id
+            } else {
+                server.userMoveInput = id
             }
         case .otherStreamChanged(let stream):
             let previous = server.streams[stream.id]
@@ -228,15 +246,15 @@ struct RandomRun {
             switch output {
             case .notification(.interruption(let interruption)):
                 if interruption.type == .began {
-                    #expect(!interrupted, "\(context): began while interrupted")
+                    verify(!interrupted, "\(context): began while interrupted")
                     counts.began += 1
                 } else {
-                    #expect(interrupted, "\(context): ended without began")
+                    verify(interrupted, "\(context): ended without began")
                 }
                 interrupted = interruption.type == .began
             case .notification(.routeChange(let change)):
-                #expect(change.previousRoute == route, "\(context): previous route is not the last route")
-                #expect(change.previousRoute != change.currentRoute || categoryChanged, "\(context): no change")
+                verify(change.previousRoute == route, "\(context): previous route is not the last route")
+                verify(change.previousRoute != change.currentRoute || categoryChanged, "\(context): no change")
                 route = change.currentRoute
                 counts.routeChanges += 1
             case .notification(.mediaServicesWereReset):
@@ -245,15 +263,15 @@ struct RandomRun {
                 counts.mutes += 1
                 for id in ids {
                     let stream = server.streams[id]
-                    #expect(stream?.isMedia == true && stream?.isAudible == true, "\(context): muted \(id) \(String(describing: stream))")
-                    #expect(stream?.client != SimulatedServer.ownClient, "\(context): muted our own stream")
+                    verify(stream?.isMedia == true && stream?.isAudible == true, "\(context): muted \(id) \(String(describing: stream))")
+                    verify(stream?.client != SimulatedServer.ownClient, "\(context): muted our own stream")
                     server.mutedByPolicy.insert(id)
                     server.streams[id]?.isMuted = true
                     if let muted = server.streams[id] { reports.append(.otherStreamChanged(muted)) }
                 }
             case .action(.unmuteOtherStreams(let ids)):
                 for id in ids {
-                    #expect(server.mutedByPolicy.contains(id), "\(context): unmuted \(id), which it did not mute")
+                    verify(server.mutedByPolicy.contains(id), "\(context): unmuted \(id), which it did not mute")
                     server.mutedByPolicy.remove(id)
                     server.streams[id]?.isMuted = false
                     if let unmuted = server.streams[id] { reports.append(.otherStreamChanged(unmuted)) }
@@ -261,69 +279,70 @@ struct RandomRun {
             case .action(.duckOtherStreams(let ids, _)):
                 counts.ducks += 1
                 for id in ids {
-                    #expect(server.streams[id]?.isMedia == true, "\(context): ducked \(id)")
-                    #expect(!server.duckedByPolicy.contains(id), "\(context): ducked \(id) twice")
+                    verify(server.streams[id]?.isMedia == true, "\(context): ducked \(id)")
+                    verify(!server.duckedByPolicy.contains(id), "\(context): ducked \(id) twice")
                     server.duckedByPolicy.insert(id)
                 }
             case .action(.unduckOtherStreams(let ids)):
                 for id in ids {
-                    #expect(server.duckedByPolicy.contains(id), "\(context): unducked \(id), which it did not duck")
+                    verify(server.duckedByPolicy.contains(id), "\(context): unducked \(id), which it did not duck")
                     server.duckedByPolicy.remove(id)
                 }
             case .action(.selectOutput(let id)):
-                if let id { #expect(server.endpoints[id] != nil, "\(context): selected absent \(id)") }
+                if let id { verify(server.endpoints[id] != nil, "\(context): selected absent \(id)") }
                 server.selectedOutput = id
             default:
                 break
             }
         }
+        if case .request(.setPreferredInput) = input { server.userMoveInput = nil }
         if case .system(.connected) = input { route = policy.currentRoute }
         if case .system(.connectionLost) = input { route = policy.currentRoute }
     }
 
     private func checkState() {
-        #expect(policy.isInterrupted == interrupted, "\(context): interruption state")
-        if interrupted { #expect(policy.isConnected && policy.isActive, "\(context): interrupted while inactive") }
-        #expect(policy.currentRoute == route, "\(context): a route change was not notified")
-        #expect(policy.mutedStreams == server.mutedByPolicy, "\(context): mutes")
-        #expect(policy.duckedStreams == server.duckedByPolicy, "\(context): ducks")
+        verify(policy.isInterrupted == interrupted, "\(context): interrupted is \(policy.isInterrupted), notified \(interrupted)")
+        if interrupted { verify(policy.isConnected && policy.isActive, "\(context): interrupted while inactive") }
+        verify(policy.currentRoute == route, "\(context): route \(policy.currentRoute), last notified \(route)")
+        verify(policy.mutedStreams == server.mutedByPolicy, "\(context): mutes \(policy.mutedStreams.sorted()) but the server has \(server.mutedByPolicy.sorted())")
+        verify(policy.duckedStreams == server.duckedByPolicy, "\(context): ducks \(policy.duckedStreams.sorted()) but the server has \(server.duckedByPolicy.sorted())")
         let configuration = policy.configuration
-        if policy.portOverride == .speaker { #expect(configuration.category == .playAndRecord, "\(context)") }
+        if policy.portOverride == .speaker { verify(configuration.category == .playAndRecord, "\(context)") }
         if case .running = policy.engineState {
-            #expect(policy.isConnected && policy.isActive && !policy.isInterrupted && policy.gameSuspension == nil,
-                "\(context): running when it should not")
-            #expect(policy.isInForeground || !configuration.stopsInBackground, "\(context): running in the background")
+            verify(policy.isConnected && policy.isActive && !policy.isInterrupted && policy.gameSuspension == nil,
+                "\(context): running while connected \(policy.isConnected), active \(policy.isActive), interrupted \(policy.isInterrupted), suspended \(String(describing: policy.gameSuspension))")
+            verify(policy.isInForeground || !configuration.stopsInBackground, "\(context): running in the background")
         }
         guard policy.isConnected else {
-            #expect(policy.currentRoute == .empty, "\(context)")
+            verify(policy.currentRoute == .empty, "\(context)")
             return
         }
         let outputs = policy.currentRoute.outputs
         let inputs = policy.currentRoute.inputs
-        #expect(server.selectedOutput == outputs.first?.endpoint, "\(context): the backend plays elsewhere")
+        verify(server.selectedOutput == outputs.first?.endpoint, "\(context): the backend plays on \(String(describing: server.selectedOutput)), the route says \(outputs)")
         for port in outputs + inputs {
             let endpoint = server.endpoints[port.endpoint]
-            #expect(endpoint != nil, "\(context): route uses absent \(port)")
-            guard let endpoint, port.endpoint != server.userMove else { continue }
-            #expect(Self.fits(endpoint, configuration), "\(context): \(port) does not fit \(configuration)")
+            verify(endpoint != nil, "\(context): route uses absent \(port)")
+            guard let endpoint, port.endpoint != server.userMove, port.endpoint != server.userMoveInput else { continue }
+            verify(Self.fits(endpoint, configuration), "\(context): \(port) does not fit \(configuration)")
         }
         let fittingOutputs = server.endpoints.values.filter { $0.direction == .output && Self.fits($0, configuration) }
         if !configuration.category.hasOutput {
-            #expect(outputs.isEmpty, "\(context): \(configuration.category) has an output")
+            verify(outputs.isEmpty, "\(context): \(configuration.category) has an output")
         } else {
-            #expect(outputs.isEmpty == (fittingOutputs.isEmpty && server.userMove == nil), "\(context): output")
+            verify(outputs.isEmpty == (fittingOutputs.isEmpty && server.userMove == nil), "\(context): output \(outputs) with fitting \(fittingOutputs.map(\.id)) under \(configuration)")
         }
         let fittingInputs = server.endpoints.values.filter { $0.direction == .input && Self.fits($0, configuration) }
         if configuration.category.hasInput {
-            #expect(inputs.isEmpty == fittingInputs.isEmpty, "\(context): input")
+            verify(inputs.isEmpty == (fittingInputs.isEmpty && server.userMoveInput == nil), "\(context): input \(inputs) with fitting \(fittingInputs.map(\.id)) under \(configuration)")
         } else {
-            #expect(inputs.isEmpty, "\(context): \(configuration.category) has an input")
+            verify(inputs.isEmpty, "\(context): \(configuration.category) has an input")
         }
         let othersPlaying = server.streams.values.contains {
             $0.client != SimulatedServer.ownClient && ($0.isMedia || $0.isCall) && $0.isAudible
         }
-        #expect(policy.isOtherAudioPlaying == othersPlaying, "\(context): other audio playing")
-        #expect(policy.isBackgroundMusicMuted == (othersPlaying && configuration.isMixable), "\(context): BGM")
+        verify(policy.isOtherAudioPlaying == othersPlaying, "\(context): other audio playing is \(policy.isOtherAudioPlaying)")
+        verify(policy.isBackgroundMusicMuted == (othersPlaying && configuration.isMixable), "\(context): background music muted is \(policy.isBackgroundMusicMuted)")
     }
 
     /// Whether an endpoint may carry the session's audio: the iOS rules

@@ -211,6 +211,19 @@ import Testing
         }
     }
 
+    @Test func aUserMoveOfOurCaptureStreamWinsUntilTheGameAsksAgain() throws {
+        var policy = try AudioSessionPolicy.connected(
+            .with(.playAndRecord), endpoints: Endpoints.phone + [Endpoints.usbMic, Endpoints.bluetoothMic])
+        _ = try policy.handle(.setPreferredInput(Endpoints.usbMic.id))
+        var outputs = policy.handle(.streamMovedByUser(Endpoints.bluetoothMic.id))
+        #expect(policy.inputType == .bluetoothHFP, "the user wins even without allowBluetooth")
+        #expect(outputs.actions.isEmpty, "the stream is already there")
+        #expect(outputs.routeChanges.map(\.reason) == [.override])
+        outputs = try policy.handle(.setPreferredInput(Endpoints.usbMic.id))
+        #expect(policy.inputType == .usbAudio, "the game asking again takes it back")
+        #expect(outputs.actions == [.selectInput(Endpoints.usbMic.id)])
+    }
+
     @Test func aPreferredHandsFreeMicrophoneBringsItsOutput() throws {
         var policy = try AudioSessionPolicy.connected(
             .with(.playAndRecord, .allowBluetooth),

@@ -15,8 +15,11 @@ struct SimulatedServer {
     var mutedByPolicy: Set<StreamID> = []
     /// Streams the policy ducked and has not restored.
     var duckedByPolicy: Set<StreamID> = []
-    /// The last output the user moved our stream to (may break the options).
+    /// The last output the user moved our playback stream to (may break the
+    /// options), until a device the options allow arrives.
     var userMove: EndpointID?
+    /// The same for our capture stream.
+    var userMoveInput: EndpointID?
     /// The output the engine was last told to use.
     var selectedOutput: EndpointID?
 
