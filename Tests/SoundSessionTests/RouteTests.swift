@@ -58,7 +58,7 @@ import Testing
         #expect(policy.outputType == .hdmi)
     }
 
-    @Test func theKeepsRunningWhenTheDeviceGoesAway() throws {
+    @Test func theEngineKeepsRunningWhenTheDeviceGoesAway() throws {
         var policy = try AudioSessionPolicy.connected(.with(.playback), endpoints: Endpoints.phone + [Endpoints.headphones])
         let outputs = policy.handle(.endpointDisappeared(Endpoints.headphones.id))
         #expect(outputs.routeChanges.map(\.reason) == [.oldDeviceUnavailable])
