@@ -4,5 +4,6 @@ public typealias ClientID = ServerIndex<ClientKind>
 
 /// The kind of ``ClientID``: a client connection.
 public enum ClientKind: ServerObjectKind {
+    /// Prints as `client 7`.
     public static var label: String { "client" }
 }

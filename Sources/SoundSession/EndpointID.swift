@@ -21,6 +21,7 @@ public struct EndpointID: Hashable, Sendable, Codable, Comparable, CustomStringC
     /// `device` or `device#port`: the port's UID in route descriptions.
     public var description: String { port.map { "\(device)#\($0)" } ?? device }
 
+    /// Orders by direction, device, then port, so sorted lists are stable.
     public static func < (lhs: EndpointID, rhs: EndpointID) -> Bool {
         (lhs.direction.rawValue, lhs.device, lhs.port ?? "") < (rhs.direction.rawValue, rhs.device, rhs.port ?? "")
     }

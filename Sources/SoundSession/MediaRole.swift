@@ -40,5 +40,6 @@ public struct MediaRole: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// the roles module-role-cork acts on.
     public var isMedia: Bool { self == .music || self == .video }
 
+    /// The property value.
     public var description: String { rawValue }
 }

@@ -28,5 +28,6 @@ extension NamedOptionSet {
         Self.namedOptions.reduce(rawValue) { $0 & ~$1.option.rawValue }
     }
 
+    /// The option names in brackets, e.g. `[mixWithOthers, duckOthers]`.
     public var description: String { "[" + optionNames.joined(separator: ", ") + "]" }
 }

@@ -17,5 +17,6 @@ public struct PortDescription: Hashable, Sendable, Codable, CustomStringConverti
     /// A unique, stable identifier: `device` or `device#port`.
     public var uid: String { endpoint.description }
 
+    /// The iOS port string and the UID, e.g. `Speaker(alsa_output.pci#speaker)`.
     public var description: String { "\(portType.rawValue)(\(uid))" }
 }

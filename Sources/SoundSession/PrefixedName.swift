@@ -25,8 +25,10 @@ extension PrefixedName {
         self = match
     }
 
+    /// The short name.
     public var description: String { name }
 
+    /// Decodes the short name or the iOS constant.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -38,6 +40,7 @@ extension PrefixedName {
         self = value
     }
 
+    /// Encodes the short name.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(name)

@@ -18,6 +18,7 @@ public struct RouteDescription: Hashable, Sendable, Codable, CustomStringConvert
     /// No inputs and no outputs.
     public static let empty = RouteDescription()
 
+    /// The inputs and outputs, each as its port description.
     public var description: String {
         "inputs: [\(inputs.map(\.description).joined(separator: ", "))], "
             + "outputs: [\(outputs.map(\.description).joined(separator: ", "))]"

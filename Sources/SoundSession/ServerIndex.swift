@@ -18,7 +18,9 @@ public struct ServerIndex<Kind: ServerObjectKind>: RawRepresentable, Hashable, S
     /// Creates an index from a literal.
     public init(integerLiteral value: UInt32) { self.rawValue = value }
 
+    /// Orders by index.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// The kind and the index, e.g. `stream 7`.
     public var description: String { "\(Kind.label) \(rawValue)" }
 }

@@ -11,16 +11,15 @@ extension SessionConfiguration {
     /// Inputs: only in record, playAndRecord and multiRoute; Bluetooth HFP only
     /// with allowBluetooth; multiRoute only USB, headset and built-in microphones.
     public func permits(_ portType: PortType, _ direction: EndpointDirection) -> Bool {
-        let options = effectiveOptions
         switch direction {
         case .output:
             guard category.hasOutput else { return false }
             switch portType {
             case .builtInMic, .headsetMic, .lineIn: return false
             case .builtInReceiver: return category == .playAndRecord
-            case .bluetoothHFP: return options.contains(.allowBluetooth)
-            case .bluetoothA2DP, .bluetoothLE: return options.contains(.allowBluetoothA2DP)
-            case .airPlay: return options.contains(.allowAirPlay)
+            case .bluetoothHFP: return effectiveOptions.contains(.allowBluetooth)
+            case .bluetoothA2DP, .bluetoothLE: return effectiveOptions.contains(.allowBluetoothA2DP)
+            case .airPlay: return effectiveOptions.contains(.allowAirPlay)
             default:
                 guard category == .multiRoute else { return true }
                 return [.usbAudio, .lineOut, .headphones, .hdmi, .builtInSpeaker].contains(portType)
@@ -31,7 +30,7 @@ extension SessionConfiguration {
             case .lineOut, .headphones, .bluetoothA2DP, .builtInReceiver, .builtInSpeaker, .hdmi, .airPlay,
                 .bluetoothLE, .displayPort:
                 return false
-            case .bluetoothHFP: return options.contains(.allowBluetooth)
+            case .bluetoothHFP: return effectiveOptions.contains(.allowBluetooth)
             default:
                 guard category == .multiRoute else { return true }
                 return [.usbAudio, .headsetMic, .builtInMic].contains(portType)

@@ -10,20 +10,25 @@ extension SessionConfiguration {
     public var effectiveOptions: CategoryOptions {
         var options = categoryOptions
         switch category {
-        case .ambient: options.formUnion([.mixWithOthers, .allowBluetoothA2DP, .allowAirPlay])
-        case .soloAmbient, .playback: options.formUnion([.allowBluetoothA2DP, .allowAirPlay])
+        case .ambient: options.formUnion(Self.impliedByAmbient)
+        case .soloAmbient, .playback: options.formUnion(Self.impliedByMediaCategories)
         case .record, .playAndRecord, .audioProcessing, .multiRoute: break
         }
-        if !options.isDisjoint(with: [.duckOthers, .interruptSpokenAudioAndMixWithOthers]) {
+        if !options.isDisjoint(with: Self.implyingMixWithOthers) {
             options.insert(.mixWithOthers)
         }
         switch mode {
         case .voiceChat: options.insert(.allowBluetooth)
-        case .videoChat: options.formUnion([.allowBluetooth, .defaultToSpeaker])
+        case .videoChat: options.formUnion(Self.impliedByVideoChat)
         default: break
         }
         return options
     }
+
+    private static let impliedByMediaCategories: CategoryOptions = [.allowBluetoothA2DP, .allowAirPlay]
+    private static let impliedByAmbient: CategoryOptions = [.mixWithOthers, .allowBluetoothA2DP, .allowAirPlay]
+    private static let implyingMixWithOthers: CategoryOptions = [.duckOthers, .interruptSpokenAudioAndMixWithOthers]
+    private static let impliedByVideoChat: CategoryOptions = [.allowBluetooth, .defaultToSpeaker]
 
     /// Whether other apps' audio keeps playing while the session is active.
     ///

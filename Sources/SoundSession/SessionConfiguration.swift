@@ -66,6 +66,7 @@ public struct SessionConfiguration: Hashable, Sendable, Codable, CustomStringCon
         behavior = try container.decodeIfPresent(SessionBehavior.self, forKey: .behavior) ?? defaults.behavior
     }
 
+    /// The fields that differ from their defaults, and always category, options and mode.
     public var description: String {
         var parts = ["\(category)", "options \(categoryOptions)", "mode \(mode)"]
         if routeSharingPolicy != .default { parts.append("policy \(routeSharingPolicy)") }

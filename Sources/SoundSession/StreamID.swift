@@ -4,5 +4,6 @@ public typealias StreamID = ServerIndex<SinkInputKind>
 
 /// The kind of ``StreamID``: a sink input.
 public enum SinkInputKind: ServerObjectKind {
+    /// Prints as `stream 7`.
     public static var label: String { "stream" }
 }

@@ -1,0 +1,20 @@
+extension AudioSessionPolicy {
+    /// Applies an app or game fact.
+    mutating func apply(_ event: LifecycleEvent, _ pass: inout HandlingPass) {
+        switch event {
+        case .appEnteredBackground:
+            guard isInForeground else { return }
+            isInForeground = false
+            // Calls we were mixing with take the audio back (seed 002, scenario 2).
+            acceptedCalls = []
+        case .appEnteredForeground:
+            guard !isInForeground else { return }
+            isInForeground = true
+            if isActive && isConnected { takeOver(&pass) }
+        case .gameSuspended(let renderAnyway):
+            gameSuspension = renderAnyway
+        case .gameWokeUp:
+            gameSuspension = nil
+        }
+    }
+}

@@ -1,0 +1,77 @@
+extension AudioSessionPolicy {
+    /// Another client's stream appeared or changed.
+    ///
+    /// While the session silences others (non-mixable and active):
+    /// - a stream we muted that shows up unmuted after our mute was confirmed
+    ///   was unmuted by someone else: the mute is no longer ours;
+    /// - a stream we muted that starts playing again (the user pressed play)
+    ///   wins: we give its sound back and the session is interrupted;
+    /// - a music or video stream that becomes audible by itself wins.
+    mutating func streamChanged(_ stream: OtherStream, _ pass: inout HandlingPass) {
+        let previous = others[stream.id]
+        others[stream.id] = stream
+        let silencing = applied.holdsOthersSilent
+        if mutedStreams.contains(stream.id) {
+            if stream.isMuted {
+                unconfirmedMutes.remove(stream.id)
+            } else if !unconfirmedMutes.contains(stream.id) {
+                mutedStreams.remove(stream.id)
+            }
+            let restarted = stream.isRunning && previous?.isRunning == false
+            if silencing && stream.isMedia && restarted && mutedStreams.contains(stream.id) {
+                mutedStreams.remove(stream.id)
+                unconfirmedMutes.remove(stream.id)
+                pass.unmute.insert(stream.id)
+                winningMedia.insert(stream.id)
+            }
+        }
+        let becameAudible = stream.isAudible && !(previous?.isAudible ?? false)
+        if silencing && stream.isMedia && becameAudible && !mutedStreams.contains(stream.id) {
+            winningMedia.insert(stream.id)
+        }
+        // Media that won interrupts us until it stops playing or goes away.
+        if !stream.isRunning || !stream.isMedia { winningMedia.remove(stream.id) }
+        if !stream.isRunning || !stream.isCall { acceptedCalls.remove(stream.id) }
+    }
+
+    /// Another client's stream went away: forget everything about it.
+    mutating func streamRemoved(_ id: StreamID) {
+        others[id] = nil
+        mutedStreams.remove(id)
+        unconfirmedMutes.remove(id)
+        winningMedia.remove(id)
+        acceptedCalls.remove(id)
+    }
+
+    /// The interruption source in force now, if any, in priority order.
+    var currentInterruptionSource: InterruptionSource? {
+        guard isConnected && isActive else { return nil }
+        if corkRequests > 0 { return .serverCorkRequest }
+        if others.values.contains(where: { $0.isCall && $0.isRunning && !acceptedCalls.contains($0.id) }) {
+            return .phoneCall
+        }
+        if !winningMedia.isEmpty { return .otherMedia }
+        return nil
+    }
+
+    /// Whether other apps' music, video or calls play audibly now; a stream
+    /// we muted counts as silent before the server confirms it.
+    var otherAudioIsPlaying: Bool {
+        others.values.contains { ($0.isMedia || $0.isCall) && $0.isAudible && !mutedStreams.contains($0.id) }
+    }
+
+    /// The streams to mute when the session starts silencing others: every
+    /// audible music or video stream it does not already own.
+    var streamsToSilence: [StreamID] {
+        others.values.filter { $0.isMedia && $0.isAudible && !mutedStreams.contains($0.id) }.map(\.id).sorted()
+    }
+
+    /// The streams duckOthers lowers now: every music or video stream while
+    /// the session is active, ducking, not interrupted and not stopped in the background.
+    var streamsToDuck: Set<StreamID> {
+        guard isConnected && isActive && configuration.ducksOthers && !isInterrupted && !isStoppedInBackground else {
+            return []
+        }
+        return Set(others.values.filter(\.isMedia).map(\.id))
+    }
+}

@@ -1,0 +1,115 @@
+import SoundCore
+
+extension AudioSessionPolicy {
+    /// Applies a configuration call, or throws before changing anything.
+    mutating func apply(_ request: SessionRequest, _ pass: inout HandlingPass) throws(SoundEngineError) {
+        guard connection != .lost else {
+            throw .mediaServicesFailed("the sound server is gone; wait for mediaServicesWereReset before \(request)")
+        }
+        switch request {
+        case .setCategory(let category, let mode, let policy, let options):
+            var proposed = configuration
+            proposed.category = category
+            proposed.mode = mode
+            proposed.routeSharingPolicy = policy
+            proposed.categoryOptions = options
+            try proposed.validate()
+            adopt(proposed, &pass)
+        case .setMode(let mode):
+            guard configuration.category.allows(mode) else {
+                throw .incompatibleCategory(
+                    "mode \(mode) is not allowed with the current category \(configuration.category); "
+                        + "it allows \(configuration.category.allowedModes.map(\.name).joined(separator: ", "))")
+            }
+            var proposed = configuration
+            proposed.mode = mode
+            try proposed.validate()
+            adopt(proposed, &pass)
+        case .setConfiguration(let proposed):
+            try proposed.validate()
+            adopt(proposed, &pass)
+        case .setActive(let active, let options):
+            try setActive(active, options: options, &pass)
+        case .overrideOutputAudioPort(let override):
+            try overrideOutput(override, &pass)
+        case .setPreferredInput(let id):
+            try setPreferredInput(id, &pass)
+        }
+    }
+
+    /// Takes a validated configuration. A new category drops the port override.
+    private mutating func adopt(_ proposed: SessionConfiguration, _ pass: inout HandlingPass) {
+        if proposed.category != configuration.category {
+            pass.categoryChanged = true
+            portOverride = .none
+        }
+        pass.configurationChanged = true
+        configuration = proposed
+    }
+
+    private mutating func setActive(
+        _ active: Bool, options: SetActiveOptions, _ pass: inout HandlingPass
+    ) throws(SoundEngineError) {
+        guard options.unknownBits == 0 else {
+            throw .invalidParameter("setActive options have unknown bits 0x\(String(options.unknownBits, radix: 16))")
+        }
+        guard active != isActive else { return }
+        if active {
+            guard isInForeground || configuration.isMixable else {
+                throw .cannotInterruptOthers(
+                    "a non-mixable \(configuration.category) session cannot be activated while the app is in the "
+                        + "background; add mixWithOthers or activate in the foreground")
+            }
+            isActive = true
+            if isInForeground { takeOver(&pass) }
+        } else {
+            isActive = false
+            pass.endsWithResume = false
+        }
+    }
+
+    private mutating func overrideOutput(_ override: PortOverride, _ pass: inout HandlingPass) throws(SoundEngineError) {
+        if override == .speaker {
+            guard configuration.category == .playAndRecord else {
+                throw .incompatibleCategory(
+                    "overrideOutputAudioPort(.speaker) needs category playAndRecord, not \(configuration.category)")
+            }
+            guard registry.newest(.output, where: { $0.portType == .builtInSpeaker }) != nil else {
+                throw .resourceNotAvailable("overrideOutputAudioPort(.speaker): no built-in speaker is present")
+            }
+        }
+        guard override != portOverride else { return }
+        portOverride = override
+        pass.overridden = true
+    }
+
+    private mutating func setPreferredInput(_ id: EndpointID?, _ pass: inout HandlingPass) throws(SoundEngineError) {
+        if let id {
+            guard configuration.category.hasInput else {
+                throw .incompatibleCategory("category \(configuration.category) has no input; cannot prefer \(id)")
+            }
+            guard id.direction == .input, let endpoint = registry[id] else {
+                throw .invalidParameter("setPreferredInput: \(id) is not a present input")
+            }
+            guard configuration.permits(endpoint) else {
+                throw .invalidParameter(
+                    "setPreferredInput: \(endpoint.portType) input \(id) is not allowed with \(configuration)")
+            }
+        }
+        // The game asks now: an earlier move of the capture stream by the user gives way.
+        let movedByUser = userInput?.forced == true
+        guard id != preferredInput || movedByUser else { return }
+        if movedByUser { userInput = nil }
+        preferredInput = id
+        pass.overridden = true
+    }
+
+    /// The app takes the audio back (activation or return to the foreground):
+    /// it mixes with calls already in progress, and media that won over a
+    /// non-mixable session is silenced again.
+    mutating func takeOver(_ pass: inout HandlingPass) {
+        acceptedCalls = Set(others.values.filter { $0.isCall && $0.isRunning }.map(\.id))
+        winningMedia = []
+        pass.takeOver = true
+    }
+}

@@ -1,0 +1,108 @@
+extension AudioSessionPolicy {
+    /// The route the rules choose now.
+    struct PlannedRoute: Hashable {
+        /// Where our playback stream plays.
+        var output: AudioEndpoint?
+        /// multiRoute only: the other eligible outputs.
+        var extraOutputs: [AudioEndpoint] = []
+        /// Where our capture stream records.
+        var input: AudioEndpoint?
+
+        /// As the game sees it.
+        var description: RouteDescription {
+            RouteDescription(
+                inputs: [input].compactMap(\.self).map(\.portDescription),
+                outputs: ([output].compactMap(\.self) + extraOutputs).map(\.portDescription))
+        }
+    }
+
+    /// Chooses the route.
+    ///
+    /// Output, first rule that gives one:
+    /// 1. ``PortOverride/speaker``: the built-in speaker;
+    /// 2. the user's choice (a move of our stream always; a default change if allowed);
+    /// 3. a preferred Bluetooth HFP input brings its accessory's HFP output;
+    /// 4. the most recently connected accessory the category and options
+    ///    allow (last in wins), its HFP endpoint when its accessory has one;
+    /// 5. playAndRecord without defaultToSpeaker: the receiver; then the
+    ///    speaker; then (playAndRecord) the receiver after all.
+    ///
+    /// Input: the built-in microphone under the speaker override; a move of
+    /// our capture stream by the user; the game's preferred input; the user's
+    /// default source; the HFP microphone of an HFP output; the most recent
+    /// accessory input; the built-in microphone.
+    func plannedRoute() -> PlannedRoute {
+        guard isConnected else { return PlannedRoute() }
+        var route = PlannedRoute()
+        if configuration.category.hasOutput {
+            route.output = plannedOutput()
+            if configuration.category == .multiRoute, let primary = route.output, !primary.portType.isBuiltIn {
+                route.extraOutputs = registry.newestFirst(.output) {
+                    $0.id != primary.id && !$0.portType.isBuiltIn && configuration.permits($0)
+                }
+            }
+        }
+        if configuration.category.hasInput {
+            route.input = plannedInput(output: route.output)
+        }
+        return route
+    }
+
+    /// Whether the route gives the category what it needs: an output for
+    /// categories that play, an input for record.
+    func isSuitable(_ route: PlannedRoute) -> Bool {
+        let category = configuration.category
+        if category.hasOutput && route.output == nil { return false }
+        if category == .record && route.input == nil { return false }
+        return true
+    }
+
+    private func plannedOutput() -> AudioEndpoint? {
+        let allowed = configuration.permits as (AudioEndpoint) -> Bool
+        if portOverride == .speaker, let speaker = registry.newest(.output, where: { $0.portType == .builtInSpeaker }) {
+            return speaker
+        }
+        if let choice = userOutput, let chosen = registry[choice.id], choice.forced || allowed(chosen) {
+            return chosen
+        }
+        if let id = preferredInput, let input = registry[id], input.portType == .bluetoothHFP,
+            let hfp = hfpPartner(of: input, direction: .output)
+        {
+            return hfp
+        }
+        if let accessory = registry.newest(.output, where: { !$0.portType.isBuiltIn && allowed($0) }) {
+            return hfpPartner(of: accessory, direction: .output) ?? accessory
+        }
+        let wantsReceiver =
+            configuration.category == .playAndRecord && !configuration.effectiveOptions.contains(.defaultToSpeaker)
+        if wantsReceiver, let receiver = registry.newest(.output, where: { $0.portType == .builtInReceiver }) {
+            return receiver
+        }
+        // Whatever built-in output is left: the receiver with defaultToSpeaker
+        // when there is no speaker is better than no output at all.
+        return registry.newest(.output) { $0.portType == .builtInSpeaker && allowed($0) }
+            ?? registry.newest(.output) { $0.portType == .builtInReceiver && allowed($0) }
+    }
+
+    private func plannedInput(output: AudioEndpoint?) -> AudioEndpoint? {
+        let allowed = configuration.permits as (AudioEndpoint) -> Bool
+        let builtInMic = registry.newest(.input) { $0.portType == .builtInMic && allowed($0) }
+        if portOverride == .speaker, let builtInMic { return builtInMic }
+        if let choice = userInput, choice.forced, let moved = registry[choice.id] { return moved }
+        if let id = preferredInput, let preferred = registry[id], allowed(preferred) { return preferred }
+        if let choice = userInput, let chosen = registry[choice.id], allowed(chosen) { return chosen }
+        if let output, output.portType == .bluetoothHFP, let hfp = hfpPartner(of: output, direction: .input) {
+            return hfp
+        }
+        return registry.newest(.input, where: { !$0.portType.isBuiltIn && allowed($0) }) ?? builtInMic
+    }
+
+    /// The allowed Bluetooth HFP endpoint in `direction` of the same accessory,
+    /// if any: when one device offers both HFP and A2DP, HFP wins.
+    private func hfpPartner(of endpoint: AudioEndpoint, direction: EndpointDirection) -> AudioEndpoint? {
+        guard let accessory = endpoint.accessory else { return nil }
+        return registry.newest(direction) {
+            $0.accessory == accessory && $0.portType == .bluetoothHFP && configuration.permits($0)
+        }
+    }
+}

@@ -1,0 +1,121 @@
+extension AudioSessionPolicy {
+    /// Applies a server fact.
+    mutating func apply(_ event: SystemEvent, _ pass: inout HandlingPass) {
+        switch event {
+        case .connected(let snapshot):
+            connect(snapshot, &pass)
+        case .connectionLost:
+            loseConnection(&pass)
+        case .endpointsChanged(let appeared, let disappeared):
+            guard isConnected else { return }
+            changeEndpoints(appeared: appeared, disappeared: disappeared, &pass)
+        case .defaultOutputChanged(let id):
+            // A default the category cannot use (the receiver in playback) is ignored.
+            guard isConnected, id.direction == .output, let endpoint = registry[id], configuration.permits(endpoint)
+            else { return }
+            userOutput = UserChoice(id: id, forced: false)
+            portOverride = .none
+            pass.overridden = true
+        case .defaultInputChanged(let id):
+            guard isConnected, id.direction == .input, let endpoint = registry[id], configuration.permits(endpoint)
+            else { return }
+            userInput = UserChoice(id: id, forced: false)
+            pass.overridden = true
+        case .streamMovedByUser(let id):
+            guard isConnected, registry[id] != nil else { return }
+            // The stream is already there: record it as done, and honour it.
+            switch id.direction {
+            case .output:
+                userOutput = UserChoice(id: id, forced: true)
+                applied.output = id
+                portOverride = .none
+            case .input:
+                userInput = UserChoice(id: id, forced: true)
+                applied.input = id
+            }
+            pass.overridden = true
+        case .otherStreamChanged(let stream):
+            guard isConnected, stream.client != ownClient else { return }
+            streamChanged(stream, &pass)
+        case .otherStreamRemoved(let id):
+            guard isConnected else { return }
+            streamRemoved(id)
+        case .corkRequested:
+            guard isConnected else { return }
+            corkRequests += 1
+        case .uncorkRequested:
+            guard isConnected else { return }
+            corkRequests = max(0, corkRequests - 1)
+        }
+    }
+
+    private mutating func connect(_ snapshot: SystemSnapshot, _ pass: inout HandlingPass) {
+        pass.reset = connection == .lost
+        pass.routeNotificationSuppressed = true
+        connection = .connected
+        ownClient = snapshot.ownClient
+        registry.removeAll()
+        for endpoint in snapshot.endpoints { registry.insert(endpoint) }
+        // The server's defaults count as the most recently connected devices.
+        for id in [snapshot.defaultOutput, snapshot.defaultInput].compactMap(\.self) { registry.promote(id) }
+        others = Dictionary(
+            snapshot.streams.filter { $0.client != snapshot.ownClient }.map { ($0.id, $0) },
+            uniquingKeysWith: { _, last in last })
+        corkRequests = 0
+        forgetVanished()
+        let present = Set(others.keys)
+        mutedStreams.formIntersection(present)
+        unconfirmedMutes.formIntersection(present)
+        winningMedia.formIntersection(present)
+        acceptedCalls.formIntersection(present)
+        if isActive && isInForeground { takeOver(&pass) }
+    }
+
+    private mutating func loseConnection(_ pass: inout HandlingPass) {
+        guard isConnected else { return }
+        connection = .lost
+        pass.lost = true
+        pass.routeNotificationSuppressed = true
+        pass.endsWithResume = false
+        registry.removeAll()
+        others = [:]
+        corkRequests = 0
+        // Every server-side object is gone: nothing of ours is left to undo.
+        acceptedCalls = []
+        winningMedia = []
+        mutedStreams = []
+        unconfirmedMutes = []
+        userOutput = nil
+        userInput = nil
+        // Like every server-side setting, the temporary override does not survive.
+        portOverride = .none
+        applied.forgetServerState()
+    }
+
+    private mutating func changeEndpoints(
+        appeared: [AudioEndpoint], disappeared: [EndpointID], _ pass: inout HandlingPass
+    ) {
+        for id in disappeared where registry.remove(id) != nil {
+            pass.disappeared.insert(id)
+        }
+        for endpoint in appeared {
+            if registry.insert(endpoint) {
+                pass.appeared.insert(endpoint.id)
+                // Last in wins over an earlier choice of the user.
+                if endpoint.direction == .output && configuration.permits(endpoint) { userOutput = nil }
+                if endpoint.direction == .input && configuration.permits(endpoint) { userInput = nil }
+            } else {
+                pass.reconfigured.insert(endpoint.id)
+            }
+        }
+        forgetVanished()
+        // Any route change ends the temporary speaker override (QA1754).
+        if !pass.appeared.isEmpty || !pass.disappeared.isEmpty { portOverride = .none }
+    }
+
+    /// Drops user choices of endpoints that are no longer present.
+    private mutating func forgetVanished() {
+        if let choice = userOutput, registry[choice.id] == nil { userOutput = nil }
+        if let choice = userInput, registry[choice.id] == nil { userInput = nil }
+    }
+}

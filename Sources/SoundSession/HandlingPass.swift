@@ -1,0 +1,25 @@
+/// What one input did, gathered while applying it, for the reconciliation
+/// that follows (route-change reason, take-over, resets).
+struct HandlingPass {
+    /// The category itself changed: a route change is notified even when the
+    /// ports stay the same.
+    var categoryChanged = false
+    /// A configuration call was made (reason categoryChange when the route moves).
+    var configurationChanged = false
+    /// The route was overridden (override call, preferred input, user choice).
+    var overridden = false
+    var appeared: Set<EndpointID> = []
+    var disappeared: Set<EndpointID> = []
+    /// Known endpoints re-reported with other details.
+    var reconfigured: Set<EndpointID> = []
+    /// Connected or lost: the route is re-read, not notified.
+    var routeNotificationSuppressed = false
+    /// The app takes audio back: calls are mixed with, media that won is silenced.
+    var takeOver = false
+    /// Streams we muted that now win and must be unmuted.
+    var unmute: Set<StreamID> = []
+    /// Whether an interruption ending now lets the session resume.
+    var endsWithResume = true
+    var lost = false
+    var reset = false
+}

@@ -1,0 +1,152 @@
+import SoundCore
+import SoundSession
+import Testing
+
+/// Interruptions from the three Linux sources of SPEC section 4, each with one
+/// began/ended pair, the Wwise 2022+ order, and the game's own pause respected.
+@Suite struct InterruptionTests {
+    @Test func serverCorkRequest() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback))
+        var outputs = policy.handle(.corkRequested)
+        #expect(outputs == [
+            .notification(.interruption(.began(.serverCorkRequest))), .action(.pauseEngine(.interrupted)),
+        ], "the game hears of it before the engine suspends (Wwise 2022+ order)")
+        #expect(policy.isInterrupted)
+        outputs = policy.handle(.uncorkRequested)
+        #expect(outputs == [
+            .notification(.interruption(.ended(shouldResume: true))), .action(.resumeEngine),
+        ], "and before it wakes")
+    }
+
+    @Test func anotherClientsCall() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.ambient))
+        var outputs = policy.handle(.otherStreamChanged(Streams.call(9, running: false)))
+        #expect(outputs.interruptions.isEmpty, "a call stream that does not play yet interrupts nothing")
+        outputs = policy.handle(.otherStreamChanged(Streams.call(9)))
+        #expect(outputs.interruptions == [.began(.phoneCall)])
+        #expect(outputs.pausesEngine(.interrupted))
+        outputs = policy.handle(.otherStreamChanged(Streams.call(10)))
+        #expect(outputs.interruptions.isEmpty, "a second call does not begin again")
+        outputs = policy.handle(.otherStreamRemoved(9))
+        #expect(outputs.interruptions.isEmpty, "one call is still going")
+        outputs = policy.handle(.otherStreamChanged(Streams.call(10, running: false)))
+        #expect(outputs.interruptions == [.ended(shouldResume: true)], "the last one ends it")
+        #expect(outputs.resumesEngine)
+    }
+
+    @Test func ourOwnCallStreamIsNotAnInterruption() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playAndRecord, mode: .voiceChat))
+        let outputs = policy.handle(.otherStreamChanged(Streams.call(4, client: Streams.ownClient)))
+        #expect(outputs.isEmpty)
+    }
+
+    @Test(arguments: [Category.soloAmbient, .playback, .playAndRecord, .record])
+    func laterMediaWinsOverANonMixableSession(category: Category) throws {
+        var policy = try AudioSessionPolicy.connected(.with(category))
+        var outputs = policy.handle(.otherStreamChanged(Streams.music(20)))
+        #expect(outputs.interruptions == [.began(.otherMedia)])
+        #expect(outputs.muted.isEmpty, "the later stream wins; it is not silenced")
+        outputs = policy.handle(.otherStreamChanged(Streams.music(20, running: false)))
+        #expect(outputs.interruptions == [.ended(shouldResume: true)])
+        #expect(outputs.resumesEngine)
+    }
+
+    @Test(arguments: [
+        SessionConfiguration.with(.ambient), .with(.playback, .mixWithOthers), .with(.playAndRecord, .mixWithOthers),
+        .with(.playback, .duckOthers),
+    ])
+    func laterMediaDoesNotInterruptAMixableSession(configuration: SessionConfiguration) throws {
+        var policy = try AudioSessionPolicy.connected(configuration)
+        let outputs = policy.handle(.otherStreamChanged(Streams.music(20)))
+        #expect(outputs.interruptions.isEmpty)
+        #expect(policy.engineState == .running)
+    }
+
+    @Test func overlappingSourcesGiveOnePair() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback))
+        var interruptions: [Interruption] = []
+        interruptions += policy.handle(.otherStreamChanged(Streams.call(1))).interruptions
+        interruptions += policy.handle(.corkRequested).interruptions
+        interruptions += policy.handle(.otherStreamChanged(Streams.music(2))).interruptions
+        interruptions += policy.handle(.otherStreamRemoved(1)).interruptions
+        #expect(policy.isInterrupted, "the server still holds the cork")
+        interruptions += policy.handle(.uncorkRequested).interruptions
+        #expect(policy.isInterrupted, "the music that started later still plays")
+        interruptions += policy.handle(.otherStreamRemoved(2)).interruptions
+        #expect(interruptions == [.began(.phoneCall), .ended(shouldResume: true)])
+    }
+
+    @Test func aGameThatPausedItselfIsNotResumedBehindItsBack() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient))
+        _ = policy.handle(.otherStreamChanged(Streams.call(1)))
+        // In its interruption callback the game decides to pause.
+        var outputs = policy.handle(.gameSuspended(renderAnyway: false))
+        #expect(outputs.isEmpty, "already paused for the interruption, which comes first")
+        outputs = policy.handle(.otherStreamRemoved(1))
+        #expect(outputs.interruptions == [.ended(shouldResume: true)])
+        #expect(!outputs.resumesEngine)
+        #expect(outputs.pausesEngine(.suspendedByGame(renderAnyway: false)))
+        #expect(policy.engineState == .paused(.suspendedByGame(renderAnyway: false)))
+        outputs = policy.handle(.gameWokeUp)
+        #expect(outputs.actions == [.resumeEngine])
+    }
+
+    @Test func renderAnywaySuspension() throws {
+        var policy = try AudioSessionPolicy.connected()
+        #expect(policy.handle(.gameSuspended(renderAnyway: true)).actions == [
+            .pauseEngine(.suspendedByGame(renderAnyway: true)),
+        ])
+        #expect(policy.handle(.gameSuspended(renderAnyway: false)).actions == [
+            .pauseEngine(.suspendedByGame(renderAnyway: false)),
+        ])
+    }
+
+    @Test func deactivatingDuringAnInterruptionEndsItWithoutResume() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.ambient))
+        _ = policy.handle(.corkRequested)
+        let outputs = try policy.handle(.setActive(false))
+        #expect(outputs.interruptions == [.ended(shouldResume: false)])
+        #expect(outputs.pausesEngine(.sessionInactive))
+        // Re-activating while the server still holds the cork interrupts again.
+        let again = try policy.handle(.setActive(true))
+        #expect(again.interruptions == [.began(.serverCorkRequest)])
+    }
+
+    @Test func activatingInTheForegroundDuringACallMixesWithIt() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient), streams: [Streams.call(1)], active: false)
+        let outputs = try policy.handle(.setActive(true))
+        #expect(outputs.interruptions.isEmpty)
+        #expect(outputs.resumesEngine)
+        // A second call that rings later does interrupt.
+        #expect(policy.handle(.otherStreamChanged(Streams.call(2))).interruptions == [.began(.phoneCall)])
+    }
+
+    @Test func activatingInTheBackgroundDuringACallIsInterrupted() throws {
+        var policy = try AudioSessionPolicy.connected(
+            .with(.playback, .mixWithOthers), streams: [Streams.call(1)], active: false)
+        _ = policy.handle(.appEnteredBackground)
+        let outputs = try policy.handle(.setActive(true))
+        #expect(outputs.interruptions == [.began(.phoneCall)])
+    }
+
+    @Test func nothingInterruptsAnInactiveSession() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient), active: false)
+        #expect(policy.handle(.otherStreamChanged(Streams.call(1))).interruptions.isEmpty)
+        #expect(policy.handle(.otherStreamChanged(Streams.music(2))).interruptions.isEmpty)
+        #expect(policy.handle(.corkRequested).interruptions.isEmpty)
+    }
+
+    @Test func aMutedStreamThatTheUserStartsAgainWins() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient), active: false)
+        _ = policy.handle(.otherStreamChanged(Streams.music(5)))
+        var outputs = try policy.handle(.setActive(true))
+        #expect(outputs.muted == [5])
+        _ = policy.handle(.otherStreamChanged(Streams.music(5, muted: true)))  // our mute, confirmed
+        outputs = policy.handle(.otherStreamChanged(Streams.music(5, running: false, muted: true)))  // user pauses it
+        #expect(outputs.isEmpty)
+        outputs = policy.handle(.otherStreamChanged(Streams.music(5, running: true, muted: true)))  // and plays it again
+        #expect(outputs.unmuted == [5], "the user wants to hear it: its sound comes back")
+        #expect(outputs.interruptions == [.began(.otherMedia)])
+        #expect(policy.mutedStreams.isEmpty)
+    }
+}

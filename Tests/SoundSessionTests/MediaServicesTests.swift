@@ -1,0 +1,102 @@
+import SoundCore
+import SoundSession
+import Testing
+
+/// Media services lost and reset: the server dies, comes back, and the whole
+/// configuration is applied again before the game is told.
+@Suite struct MediaServicesTests {
+    @Test func lostTellsTheGameAndPauses() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient), streams: [Streams.music(1)])
+        let outputs = policy.handle(.connectionLost)
+        #expect(outputs == [.notification(.mediaServicesWereLost), .action(.pauseEngine(.mediaServicesLost))])
+        #expect(policy.currentRoute == .empty)
+        #expect(policy.mutedStreams.isEmpty, "the server and its streams are gone: nothing to give back")
+        #expect(policy.handle(.connectionLost).isEmpty, "lost twice is lost once")
+    }
+
+    @Test func anInterruptionEndsWithoutResumeWhenTheServerIsLost() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.ambient))
+        _ = policy.handle(.corkRequested)
+        let outputs = policy.handle(.connectionLost)
+        #expect(outputs.interruptions == [.ended(shouldResume: false)])
+        #expect(outputs.notifications.count == 2)
+    }
+
+    @Test func requestsDuringTheOutageAreRefused() throws {
+        var policy = try AudioSessionPolicy.connected()
+        _ = policy.handle(.connectionLost)
+        let before = policy
+        for request in [SessionRequest.setActive(false), .setCategory(.ambient), .overrideOutputAudioPort(.none)] {
+            #expect {
+                _ = try policy.handle(request)
+            } throws: { error in
+                (error as? SoundEngineError)?.sessionErrorCode == 1_836_282_486  // 'msrv'
+            }
+        }
+        #expect(policy == before)
+        // Facts about a server that is gone are ignored.
+        #expect(policy.handle(.otherStreamChanged(Streams.call(1))).isEmpty)
+        #expect(policy.handle(.endpointAppeared(Endpoints.headphones)).isEmpty)
+    }
+
+    @Test func resetReappliesTheWholeConfiguration() throws {
+        let configuration = SessionConfiguration.with(.playAndRecord, [.allowBluetooth], mode: .voiceChat)
+        var policy = try AudioSessionPolicy.connected(configuration, streams: [Streams.music(1)])
+        _ = policy.handle(.connectionLost)
+        let snapshot = SystemSnapshot(
+            ownClient: 2, endpoints: Endpoints.phone + [Endpoints.bluetoothHFP, Endpoints.bluetoothMic],
+            streams: [Streams.music(11), Streams.music(12, running: false)])
+        let outputs = policy.handle(.connected(snapshot))
+        #expect(outputs == [
+            .action(.setStreamProperties(StreamProperties(mediaRole: .phone, echoCancellation: true))),
+            .action(.selectOutput(Endpoints.bluetoothHFP.id)),
+            .action(.selectInput(Endpoints.bluetoothMic.id)),
+            .action(.openCaptureStream),
+            .action(.muteOtherStreams([11])),
+            .action(.resumeEngine),
+            .notification(.mediaServicesWereReset),
+        ])
+        #expect(policy.outputType == .bluetoothHFP)
+        #expect(policy.configuration == configuration)
+        #expect(policy.isActive)
+    }
+
+    @Test func resetKeepsDuckingAndTheGamesChoices() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback, .duckOthers))
+        _ = policy.handle(.gameSuspended(renderAnyway: true))
+        _ = policy.handle(.connectionLost)
+        let outputs = policy.handle(.connected(SystemSnapshot(endpoints: Endpoints.phone, streams: [Streams.video(5)])))
+        #expect(outputs.actions.contains(.duckOtherStreams([5], factor: 0.2)))
+        #expect(outputs.actions.contains(.pauseEngine(.suspendedByGame(renderAnyway: true))))
+        #expect(outputs.last == .notification(.mediaServicesWereReset))
+        #expect(outputs.routeChanges.isEmpty, "after a reset the game re-reads the route")
+    }
+
+    @Test func theSpeakerOverrideDoesNotSurviveAReset() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playAndRecord))
+        _ = try policy.handle(.overrideOutputAudioPort(.speaker))
+        _ = policy.handle(.connectionLost)
+        _ = policy.handle(.connected(SystemSnapshot(endpoints: Endpoints.phone)))
+        #expect(policy.portOverride == .none)
+        #expect(policy.outputType == .builtInReceiver)
+    }
+
+    @Test func theFirstConnectionIsNotAReset() throws {
+        var policy = try AudioSessionPolicy()
+        let outputs = policy.handle(.connected(SystemSnapshot(endpoints: Endpoints.phone)))
+        #expect(outputs == [
+            .action(.pauseEngine(.sessionInactive)),
+            .action(.setStreamProperties(StreamProperties(mediaRole: .game, echoCancellation: false))),
+            .action(.selectOutput(Endpoints.speaker.id)),
+        ])
+    }
+
+    @Test func aResetDuringACallThatContinuesInterruptsAgain() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.ambient))
+        _ = policy.handle(.connectionLost)
+        _ = policy.handle(.connected(SystemSnapshot(endpoints: Endpoints.phone)))
+        // The call app reconnects after us.
+        let outputs = policy.handle(.otherStreamChanged(Streams.call(3)))
+        #expect(outputs.interruptions == [.began(.phoneCall)])
+    }
+}
