@@ -97,6 +97,10 @@ let package = Package(
         ),
         .testTarget(name: "SoundBackendTests", dependencies: ["SoundBackend", "SoundCore"]),
         .testTarget(
+            name: "IntegrationDemoTests",
+            dependencies: ["IntegrationDemo", "SoundEngine", "SoundServerSupport"]
+        ),
+        .testTarget(
             name: "PulseAudioBackendTests",
             dependencies: ["PulseAudioBackend", "SoundBackend", "SoundCore", "CAllocationCounter", "SoundServerSupport"]
         ),

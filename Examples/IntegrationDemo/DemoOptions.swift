@@ -26,6 +26,17 @@ struct DemoOptions {
           --low-latency     ask for about 10 ms of buffering instead of 20 ms
         """
 
+    /// The platform settings these options ask for.
+    var platformSettings: PlatformInitSettings {
+        var platform = SoundEngine.defaultPlatformInitSettings()
+        platform.applicationName = "SoundEngine IntegrationDemo"
+        platform.applicationID = "org.soundengine.IntegrationDemo"
+        platform.audioSession = session
+        platform.serverAddress = server
+        platform.latency = latency
+        return platform
+    }
+
     /// A bad command line: the message goes to stderr and the demo exits 2.
     struct Invalid: Error {
         let message: String

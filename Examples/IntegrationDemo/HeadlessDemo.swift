@@ -20,12 +20,7 @@ struct HeadlessDemo {
 
     /// Runs the demo; returns the exit status (0 ok, 1 the engine or a sound failed).
     func run() async -> Int32 {
-        var platform = SoundEngine.defaultPlatformInitSettings()
-        platform.applicationName = "SoundEngine IntegrationDemo"
-        platform.applicationID = "org.soundengine.IntegrationDemo"
-        platform.audioSession = options.session
-        platform.serverAddress = options.server
-        platform.latency = options.latency
+        let platform = options.platformSettings
         do {
             try SoundEngine.initialize(SoundEngine.defaultInitSettings(), platform)
         } catch {
@@ -35,10 +30,18 @@ struct HeadlessDemo {
         let engine: SoundEngineInstance
         do { engine = try SoundEngine.current } catch { return 1 }
 
+        // The stream starts with the engine's current state; the output line
+        // follows it, so the first line is always engineState.
+        let events = engine.events()
+        let granted = engine.grantedStream
         let printer = Task { [self] in
-            for await event in engine.events() { emit(JSONLine.event(event, t: elapsed)) }
+            var first = true
+            for await event in events {
+                emit(JSONLine.event(event, t: elapsed))
+                if first { emit(outputLine(granted)) }
+                first = false
+            }
         }
-        emit(outputLine(engine.grantedStream))
 
         let stop = DispatchSemaphore(value: 0)
         let signals = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in

@@ -202,8 +202,13 @@ import Testing
         let json = try PrivateSoundServer.run(probe, ["50"], environment: ["PULSE_SERVER": server.address])
         let result = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
         #expect(result["cycles"] as? Int == 50)
-        #expect(result["fdsAfter"] as? Int == result["fdsBefore"] as? Int, "\(json)")
-        #expect(result["threadsAfter"] as? Int == result["threadsBefore"] as? Int, "\(json)")
+        // No growth: a leak of one descriptor or thread per cycle would show
+        // as +50. (The count may drop: an idle dispatch worker from the
+        // warm-up cycle can exit meanwhile.)
+        let fds = (result["fdsBefore"] as? Int ?? -1, result["fdsAfter"] as? Int ?? Int.max)
+        let threads = (result["threadsBefore"] as? Int ?? -1, result["threadsAfter"] as? Int ?? Int.max)
+        #expect(fds.1 <= fds.0, "\(json)")
+        #expect(threads.1 <= threads.0, "\(json)")
         #expect(result["initializedAfter"] as? Bool == false)
     }
 }

@@ -1,0 +1,119 @@
+import Foundation
+@testable import IntegrationDemo
+import SoundEngine
+import SoundServerSupport
+import Testing
+
+/// The built demo, next to the test bundle.
+let demo = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("IntegrationDemo").path
+
+/// Runs the demo; returns exit status, stdout lines and stderr.
+func runDemo(_ arguments: [String], server: String? = nil) throws -> (status: Int32, lines: [String], stderr: String) {
+    let child = try Subprocess([demo] + arguments, extraEnvironment: server.map { ["PULSE_SERVER": $0] } ?? [:])
+    let out = Subprocess.readAll(child.stdout)
+    let err = Subprocess.readAll(child.stderr)
+    let status = child.wait()
+    return (status, String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init),
+            String(decoding: err, as: UTF8.self))
+}
+
+func object(_ line: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+}
+
+@Suite struct IntegrationDemoTests {
+    @Test("Bad arguments: a message on stderr and exit status 2", arguments: [
+        (["--headless", "--category", "bogus"], "unknown category 'bogus'"),
+        (["--headless", "--options", "mixWithOthers,nope"], "unknown option 'nope'"),
+        (["--headless", "--mode", "karaoke"], "unknown mode 'karaoke'"),
+        (["--headless", "--category", "playback", "--options", "defaultToSpeaker"], "defaultToSpeaker"),
+        (["--headless", "--category", "ambient", "--mode", "voiceChat"], "voiceChat"),
+        (["--headless", "--seconds", "-1"], "--seconds -1"),
+        (["--headless", "--seconds"], "--seconds needs a value"),
+        (["--headless", "--play", "/nonexistent.wav"], "/nonexistent.wav"),
+        (["--frobnicate"], "unknown argument '--frobnicate'"),
+    ])
+    func badArguments(arguments: [String], message: String) throws {
+        let result = try runDemo(arguments, server: "unix:/nonexistent/should-not-be-contacted")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(result.lines.isEmpty)
+    }
+
+    @Test func headlessRunPrintsTheContractLines() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let result = try runDemo(
+            ["--headless", "--category", "playback", "--options", "mixWithOthers", "--seconds", "0.5"],
+            server: server.address)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let objects = try result.lines.map(object)
+        #expect(objects.first?["event"] as? String == "engineState")
+        #expect(objects.first?["state"] as? String == "running")
+        #expect(objects.last?["event"] as? String == "engineState")
+        #expect(objects.last?["state"] as? String == "stopped")
+        let output = try #require(objects.first { $0["event"] as? String == "output" })
+        #expect(output["server"] as? String == "pulseaudio 16.1")
+        #expect(output["device"] as? String == "speaker")
+        #expect(output["sampleRate"] as? Int == 48_000)
+        #expect((output["bufferFrames"] as? Int ?? 0) > 0)
+        let times = objects.compactMap { $0["t"] as? Double }
+        #expect(times.count == objects.count && times == times.sorted())
+    }
+
+    @Test func headlessRunEndsWhenTheSoundEnds() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let result = try runDemo(["--headless"], server: server.address)  // the 1.45 s chime
+        #expect(result.status == 0)
+        let stopped = try #require(try result.lines.map(object).last?["t"] as? Double)
+        #expect(stopped > 1.4 && stopped < 4, "stopped at \(stopped) s")
+    }
+
+    @Test func unreachableServerExitsOneNamingTheAddress() throws {
+        let result = try runDemo(["--headless", "--server", "unix:/nonexistent/demo-test"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("unix:/nonexistent/demo-test"))
+    }
+
+    @Test func sessionEventsEncodeAsDocumented() throws {
+        let speaker = PortDescription(portType: .builtInSpeaker, portName: "Speaker", endpoint: EndpointID(.output, device: "speaker"))
+        let headphones = PortDescription(portType: .headphones, portName: "Headphones", endpoint: EndpointID(.output, device: "jack"))
+        let cases: [(SessionEvent, [String: Any])] = [
+            (.engineState(.paused(.interrupted)), ["event": "engineState", "state": "paused", "reason": "interrupted"]),
+            (.engineState(.paused(.suspendedByGame(renderAnyway: true))), ["state": "paused", "reason": "suspendedRenderAnyway"]),
+            (.interruption(.began(.phoneCall)), ["event": "interruption", "type": "began", "source": "phoneCall"]),
+            (.interruption(.ended(shouldResume: true)), ["event": "interruption", "type": "ended", "shouldResume": true]),
+            (.otherAudioPlaying(true), ["event": "otherAudioPlaying", "playing": true]),
+            (.silenceSecondaryAudioHint(.begin), ["event": "silenceSecondaryAudioHint", "type": "begin"]),
+            (.mediaServicesWereLost, ["event": "mediaServicesWereLost"]),
+            (.mediaServicesWereReset, ["event": "mediaServicesWereReset"]),
+            (.backgroundMusicMuted(false), ["event": "backgroundMusicMuted", "muted": false]),
+        ]
+        for (event, expected) in cases {
+            let decoded = try object(JSONLine.event(event, t: 1.2345).text)
+            #expect(decoded["t"] as? Double == 1.235 || decoded["t"] as? Double == 1.234)
+            for (key, value) in expected {
+                if let flag = value as? Bool {
+                    #expect(decoded[key] as? Bool == flag, "\(event): \(key)")
+                } else {
+                    #expect(decoded[key] as? String == value as? String, "\(event): \(key)")
+                }
+            }
+        }
+        let change = RouteChange(
+            reason: .newDeviceAvailable, previousRoute: RouteDescription(outputs: [speaker]),
+            currentRoute: RouteDescription(outputs: [headphones]))
+        let route = try object(JSONLine.event(.routeChange(change), t: 0).text)
+        #expect(route["reason"] as? String == "newDeviceAvailable")
+        let previous = try #require((route["previousRoute"] as? [String: Any])?["outputs"] as? [[String: Any]])
+        let current = try #require((route["currentRoute"] as? [String: Any])?["outputs"] as? [[String: Any]])
+        let previousType = previous.first?["portType"] as? String
+        let currentType = current.first?["portType"] as? String
+        #expect(previousType == PortType.builtInSpeaker.rawValue)
+        #expect(currentType == PortType.headphones.rawValue)
+        #expect(current.first?["portName"] as? String == "Headphones")
+        #expect(JSONLine.quote("a\"b\\c\n\u{1}") == #""a\"b\\c\n\u0001""#)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import SoundEngine
+import SoundServerSupport
+import Testing
+
+/// Frequency from upward zero crossings of the left channel of interleaved stereo.
+func leftFrequency(_ stereo: [Float], rate: Double) -> Double {
+    var crossings: [Int] = []
+    for i in 1..<(stereo.count / 2) where stereo[2 * (i - 1)] < 0 && stereo[2 * i] >= 0 { crossings.append(i) }
+    guard crossings.count > 2, let first = crossings.first, let last = crossings.last else { return 0 }
+    return Double(crossings.count - 1) * rate / Double(last - first)
+}
+
+/// The engine on the offline backend: no server, a manual clock.
+@Suite struct OfflineEngineTests {
+    @Test func aFileAtAnotherRatePlaysAtItsOwnPitch() throws {
+        let backend = OfflineBackend()
+        let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
+        defer { engine.terminate() }
+        let flac = PrivateSoundServer.repositoryRoot + "/Tests/SoundDecodingTests/Fixtures/sine440-stereo-44k.flac"
+        try engine.play(try engine.loadSound(path: flac))
+        var out: [Float] = []
+        for _ in 0..<20 { out += try #require(backend.renderFloat(frames: 480)) }  // 0.2 s at 48 kHz
+        let hz = leftFrequency(Array(out[1920...]), rate: 48_000)  // skip the first quantum's fade-in
+        #expect(abs(hz - 440) < 2, "a 440 Hz file recorded at 44.1 kHz played at \(hz) Hz on a 48 kHz engine")
+    }
+
+    @Test func int16OutputCarriesTheMix() throws {
+        let backend = OfflineBackend(grantedFormat: StreamFormat(sampleRate: 48_000, channelCount: 2, sampleFormat: .int16))
+        var platform = PlatformInitSettings()
+        platform.sampleFormat = .int16
+        let engine = try SoundEngineInstance(InitSettings(), platform, backend: backend)
+        defer { engine.terminate() }
+        try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), VoiceParameters(loop: true))
+        var peak: Int16 = 0
+        for _ in 0..<10 {
+            let bytes = try #require(backend.render(frames: 480))
+            bytes.withUnsafeBytes { raw in
+                for s in raw.bindMemory(to: Int16.self) { peak = max(peak, s) }
+            }
+        }
+        // 0.5 × cos(π/4) centre pan ≈ 0.354 of full scale.
+        #expect(abs(Double(peak) / 32767 - 0.3536) < 0.01, "peak \(peak)")
+    }
+
+    @Test("Every bad setting is refused naming its field, and nothing starts", arguments: BadSetting.all)
+    func badSettings(_ bad: BadSetting) {
+        var settings = InitSettings()
+        var platform = PlatformInitSettings()
+        bad.apply(&settings, &platform)
+        let field = bad.field
+        let backend = OfflineBackend()
+        #expect {
+            _ = try SoundEngineInstance(settings, platform, backend: backend)
+        } throws: { error in
+            guard let e = error as? SoundEngineError else { return false }
+            switch e {
+            case .invalidParameter(let why), .incompatibleCategory(let why): return why.contains(field)
+            default: return false
+            }
+        }
+        #expect(backend.render(frames: 64) == nil, "the backend was opened")
+    }
+
+    @Test func callsAfterTerminateAreNotInitialized() throws {
+        let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: OfflineBackend())
+        let sound = try engine.loadSound(sine(), name: "s")
+        engine.terminate()
+        #expect(throws: SoundEngineError.notInitialized) { try engine.play(sound) }
+        #expect(throws: SoundEngineError.notInitialized) { try engine.suspend() }
+        #expect(throws: SoundEngineError.notInitialized) { try engine.loadSound(sine(), name: "t") }
+        #expect(engine.status == .stopped)
+    }
+
+    @Test func badVoiceArgumentsChangeNothing() throws {
+        let backend = OfflineBackend()
+        let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
+        defer { engine.terminate() }
+        let sound = try engine.loadSound(sine(amplitude: 0.5), name: "s")
+        let voice = try engine.play(sound, VoiceParameters(loop: true))
+        #expect(throws: SoundEngineError.self) { try engine.setVolume(voice, .nan) }
+        #expect(throws: SoundEngineError.self) { try engine.setPitch(voice, 0) }
+        #expect(throws: SoundEngineError.self) { try engine.play(sound, on: BusID(index: 999)) }
+        _ = backend.renderFloat(frames: 4800)
+        let level = try #require(backend.renderFloat(frames: 4800)).map(abs).max() ?? 0
+        #expect(abs(level - 0.3536) < 0.01, "the voice's level changed after refused calls: \(level)")
+    }
+}
+
+/// One invalid setting and the field its error must name.
+struct BadSetting: Sendable, CustomTestStringConvertible {
+    let field: String
+    let apply: @Sendable (inout InitSettings, inout PlatformInitSettings) -> Void
+    var testDescription: String { field }
+
+    static let all: [BadSetting] = [
+        BadSetting(field: "samplesPerFrame") { s, _ in s.samplesPerFrame = 500 },
+        BadSetting(field: "samplesPerFrame") { s, _ in s.samplesPerFrame = 32 },
+        BadSetting(field: "samplesPerFrame") { s, _ in s.samplesPerFrame = 16_384 },
+        BadSetting(field: "commandQueueSize") { s, _ in s.commandQueueSize = 0 },
+        BadSetting(field: "maxVoices") { s, _ in s.maxVoices = 0 },
+        BadSetting(field: "sampleRate") { _, p in p.sampleRate = 0 },
+        BadSetting(field: "sampleRate") { _, p in p.sampleRate = 10_000_000 },
+        BadSetting(field: "channelCount") { _, p in p.channelCount = 0 },
+        BadSetting(field: "latency") { _, p in p.latency = LatencyRequest(targetFrames: 100, requestFrames: 256) },
+        BadSetting(field: "serverAddress") { _, p in p.serverAddress = " " },
+        BadSetting(field: "applicationName") { _, p in p.applicationName = "" },
+        BadSetting(field: "connectTimeout") { _, p in p.connectTimeout = .zero },
+        BadSetting(field: "audioSession") { _, p in
+            p.audioSession = SessionConfiguration(category: .playback, categoryOptions: [.defaultToSpeaker])
+        },
+        BadSetting(field: "audioSession") { _, p in p.audioSession = SessionConfiguration(category: .ambient, mode: .voiceChat) },
+    ]
+}

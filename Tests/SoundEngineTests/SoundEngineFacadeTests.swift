@@ -1,0 +1,54 @@
+import Foundation
+import SoundEngine
+import SoundServerSupport
+import Testing
+
+/// The process-wide façade. Serialized: these tests share the one global engine.
+@Suite(.serialized) struct SoundEngineFacadeTests {
+    @Test func callsBeforeInitializeAreNotInitialized() {
+        SoundEngine.terminate()
+        #expect(!SoundEngine.isInitialized)
+        #expect(throws: SoundEngineError.notInitialized) { try SoundEngine.suspend() }
+        #expect(throws: SoundEngineError.notInitialized) { try SoundEngine.wakeupFromSuspend() }
+        #expect(throws: SoundEngineError.notInitialized) { try SoundEngine.stopAll() }
+        #expect(throws: SoundEngineError.notInitialized) { try SoundEngine.muteBackgroundMusic(true) }
+        #expect(throws: SoundEngineError.notInitialized) { try SoundEngine.loadSound(path: "/x.wav") }
+        #expect(throws: SoundEngineError.notInitialized) { try SoundEngine.changeAudioSessionProperties(SessionConfiguration()) }
+        #expect(throws: SoundEngineError.notInitialized) { _ = try SoundEngine.audioSession }
+        #expect(!SoundEngine.isBackgroundMusicMuted)
+        SoundEngine.terminate()  // harmless when not initialized
+    }
+
+    @Test func initializeTwiceIsAlreadyInitializedAndTerminateEndsIt() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        try SoundEngine.initialize(SoundEngine.defaultInitSettings(), platform(server))
+        #expect(SoundEngine.isInitialized)
+        #expect(throws: SoundEngineError.alreadyInitialized) {
+            try SoundEngine.initialize(SoundEngine.defaultInitSettings(), platform(server))
+        }
+        #expect(try server.sinkInputs().count == 1, "the refused second initialize opened a stream")
+        SoundEngine.terminate()
+        #expect(!SoundEngine.isInitialized)
+        #expect(eventually { (try? server.sinkInputs().isEmpty) == true })
+    }
+
+    @Test func failedInitializeLeavesTheEngineUninitialized() throws {
+        var bad = SoundEngine.defaultInitSettings()
+        bad.samplesPerFrame = 1000
+        #expect(throws: SoundEngineError.self) { try SoundEngine.initialize(bad, SoundEngine.defaultPlatformInitSettings()) }
+        #expect(!SoundEngine.isInitialized)
+
+        var unreachable = SoundEngine.defaultPlatformInitSettings()
+        unreachable.serverAddress = "unix:/nonexistent/facade-test/native"
+        let started = ContinuousClock.now
+        #expect {
+            try SoundEngine.initialize(SoundEngine.defaultInitSettings(), unreachable)
+        } throws: { error in
+            guard case SoundEngineError.deviceNotReady(let why) = error else { return false }
+            return why.contains("unix:/nonexistent/facade-test/native")
+        }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(!SoundEngine.isInitialized)
+    }
+}
