@@ -44,6 +44,12 @@ struct PAMainloop {
     /// `pa_threaded_mainloop_get_api`.
     var api: UnsafeMutablePointer<pa_mainloop_api> { pa_threaded_mainloop_get_api(raw) }
 
+    /// `pa_mainloop_api_once`: runs `callback` once on the loop thread.
+    func once(_ callback: @convention(c) (UnsafeMutablePointer<pa_mainloop_api>?, UnsafeMutableRawPointer?) -> Void,
+              _ userdata: UnsafeMutableRawPointer?) {
+        pa_mainloop_api_once(api, callback, userdata)
+    }
+
     /// Runs `body` with the loop lock held.
     func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock()
@@ -309,6 +315,15 @@ struct PAStream {
     /// `pa_stream_cork`.
     func cork(_ paused: Bool, _ cb: SuccessCallback?, _ userdata: UnsafeMutableRawPointer?) -> PAOperation? {
         pa_stream_cork(raw, paused ? 1 : 0, cb, userdata).map(PAOperation.init)
+    }
+
+    /// `pa_stream_get_latency`: how long until a sample written now is heard
+    /// (our buffer plus the device's), or nil before timing info arrived.
+    var latencyMicroseconds: UInt64? {
+        var usec: pa_usec_t = 0
+        var negative: Int32 = 0
+        guard pa_stream_get_latency(raw, &usec, &negative) == 0 else { return nil }
+        return negative != 0 ? 0 : usec
     }
 
     /// `pa_stream_is_corked`.

@@ -67,6 +67,10 @@ public final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
         return closedStatistics.withLock { $0 }
     }
 
+    public var outputLatency: Duration? {
+        lifecycle.withLock { $0?.latency }
+    }
+
     /// Whether our stream is currently corked on the server, or `nil` when not open.
     public var isCorked: Bool? {
         lifecycle.withLock { $0?.isCorked }
@@ -143,6 +147,9 @@ private final class Connection {
     var established = false
     /// Set by teardown before disconnecting, so the state callbacks stay quiet.
     var closing = false
+    /// The SCHED_RR priority asked for, and what the loop thread got (0 = refused); mainloop lock.
+    var requestedPriority: Int32 = 0
+    var grantedPriority: Int32?
     /// Underflow callbacks (mainloop thread) count here; `statistics` reads it (relaxed: a counter).
     let underflows = Atomic<UInt64>(0)
 
@@ -242,9 +249,15 @@ private final class Connection {
             throw .deviceNotReady("PulseAudio at \(addressTried) did not open our playback stream: \(ctx.lastError)")
         }
         established = true
+        if let priority = configuration.realtimePriority {
+            requestedPriority = priority
+            loop.once(raiseLoopThreadPriority, userdata)
+            _ = waitLocked(loop, deadline: deadline) { grantedPriority != nil }
+        }
         let info = serverInfo!
         return GrantedStream(
-            format: granted, buffer: buffer, serverName: info.serverName, serverVersion: info.serverVersion, deviceName: s.deviceName)
+            format: granted, buffer: buffer, serverName: info.serverName, serverVersion: info.serverVersion,
+            deviceName: s.deviceName, realtimePriority: grantedPriority.flatMap { $0 > 0 ? $0 : nil })
     }
 
     /// Waits, with the mainloop lock held, until `done()` or the deadline.
@@ -286,6 +299,11 @@ private final class Connection {
                 throw .deviceNotReady("PulseAudio at \(addressTried) did not confirm the \(corked ? "cork" : "uncork")")
             }
         }
+    }
+
+    var latency: Duration? {
+        guard let loop = mainloop else { return nil }
+        return loop.withLock { stream?.latencyMicroseconds.map { .microseconds($0) } }
     }
 
     var isCorked: Bool? {
@@ -394,6 +412,18 @@ private func streamEventCallback(
     case PAStreamEvent.requestUncork: connection.events(.uncorkRequested)
     default: break
     }
+}
+
+/// Runs once on the mainloop thread: asks for SCHED_RR at the requested
+/// priority. Refusal (EPERM without privilege or rtkit) leaves the thread as
+/// it was; the result is reported in `GrantedStream.realtimePriority`.
+private func raiseLoopThreadPriority(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let connection = Connection.from(userdata) else { return }
+    var param = sched_param()
+    param.sched_priority = connection.requestedPriority
+    let ok = pthread_setschedparam(pthread_self(), SCHED_RR, &param) == 0
+    connection.grantedPriority = ok ? connection.requestedPriority : 0
+    connection.mainloop?.signal()
 }
 
 /// Wakes waiters when a timer fires; userdata is the mainloop.

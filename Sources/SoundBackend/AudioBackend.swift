@@ -37,6 +37,10 @@ public protocol AudioBackend: AnyObject, Sendable {
 
     /// Counters since `open`, readable at any time from any control thread.
     var statistics: BackendStatistics { get }
+
+    /// How long a frame rendered now takes to be heard (our buffer plus the
+    /// device's), as the server reports it; `nil` when unknown or not open.
+    var outputLatency: Duration? { get }
 }
 
 /// Receives ``BackendEvent``s on the backend's thread. Must return quickly and

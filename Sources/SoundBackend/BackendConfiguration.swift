@@ -19,6 +19,10 @@ public struct BackendConfiguration: Sendable, Hashable {
     public var streamProperties: [String: String]
     /// How long `open` waits for the server before failing with `deviceNotReady`.
     public var connectTimeout: Duration
+    /// `SCHED_RR` priority for the backend's real-time thread, or `nil` to
+    /// leave it at normal priority. Refusal (no privilege, no rtkit) is not an
+    /// error: ``GrantedStream/realtimePriority`` says what was granted.
+    public var realtimePriority: Int32?
 
     /// Creates a configuration. Defaults: stereo float32 at 48 kHz, the
     /// default 20 ms latency, a 3 s connect timeout.
@@ -30,7 +34,8 @@ public struct BackendConfiguration: Sendable, Hashable {
         format: StreamFormat = StreamFormat(sampleRate: 48_000, channelCount: 2, sampleFormat: .float32),
         latency: LatencyRequest = .default,
         streamProperties: [String: String] = [:],
-        connectTimeout: Duration = .seconds(3)
+        connectTimeout: Duration = .seconds(3),
+        realtimePriority: Int32? = nil
     ) {
         self.serverAddress = serverAddress
         self.applicationName = applicationName
@@ -40,6 +45,7 @@ public struct BackendConfiguration: Sendable, Hashable {
         self.latency = latency
         self.streamProperties = streamProperties
         self.connectTimeout = connectTimeout
+        self.realtimePriority = realtimePriority
     }
 }
 

@@ -12,14 +12,21 @@ public struct GrantedStream: Sendable, Hashable, Codable {
     public var serverVersion: String
     /// Name of the device (sink) the stream plays to.
     public var deviceName: String
+    /// The `SCHED_RR` priority the real-time thread runs at, or `nil` when it
+    /// runs at normal priority (none asked, or the system refused).
+    public var realtimePriority: Int32?
 
     /// Describes a granted stream.
-    public init(format: StreamFormat, buffer: BufferAttributes, serverName: String, serverVersion: String, deviceName: String) {
+    public init(
+        format: StreamFormat, buffer: BufferAttributes, serverName: String, serverVersion: String, deviceName: String,
+        realtimePriority: Int32? = nil
+    ) {
         self.format = format
         self.buffer = buffer
         self.serverName = serverName
         self.serverVersion = serverVersion
         self.deviceName = deviceName
+        self.realtimePriority = realtimePriority
     }
 
     /// Whether the server is PipeWire's PulseAudio implementation (no cork requests, no filter modules).

@@ -69,6 +69,9 @@ public final class OfflineBackend: AudioBackend {
 
     public var statistics: BackendStatistics { state.withLock { $0.statistics } }
 
+    /// Always `nil`: a manual clock has no latency to report.
+    public var outputLatency: Duration? { nil }
+
     /// Whether the stream is paused (corked).
     public var isPaused: Bool { state.withLock { $0.paused } }
 

@@ -36,6 +36,9 @@ extension PlatformInitSettings {
         try require(
             latency.targetFrames <= 48_000, "PlatformInitSettings.latency", latency.targetFrames,
             "targetFrames must be at most one second (48000 frames at 48 kHz)")
+        if let priority = realtimePriority, !(1...99).contains(priority) {
+            throw .invalidParameter("PlatformInitSettings.realtimePriority = \(priority): must be 1…99, or nil")
+        }
         if let address = serverAddress, address.trimmingCharacters(in: .whitespaces).isEmpty {
             throw .invalidParameter("PlatformInitSettings.serverAddress is empty; use nil for the default server")
         }

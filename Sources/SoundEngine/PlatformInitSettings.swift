@@ -27,6 +27,13 @@ public struct PlatformInitSettings: Sendable {
     /// ``LatencyRequest/default`` (about 20 ms); ``LatencyRequest/low`` is about
     /// 10 ms. Sizes are for 48 kHz and scale with ``sampleRate``.
     public var latency: LatencyRequest = .default
+    /// `SCHED_RR` priority asked for the thread that renders (libpulse's
+    /// mainloop thread), like Wwise's `threadLEngine` properties; `nil` keeps
+    /// normal priority. Default 4, below PulseAudio's own 5. Without the
+    /// privilege (root, `CAP_SYS_NICE` or an `rtprio` limit) the request is
+    /// refused quietly and ``SoundEngineInstance/grantedStream`` reports
+    /// `realtimePriority == nil`. Valid values 1…99.
+    public var realtimePriority: Int32? = 4
     /// The PulseAudio server to use, e.g. `unix:/run/user/1000/pulse/native`
     /// or `tcp:host:4713`. `nil` (default) follows `PULSE_SERVER`, then the
     /// per-user server. The engine never starts a server itself.

@@ -111,7 +111,8 @@ public final class SoundEngineInstance: Sendable {
             serverAddress: platform.serverAddress, applicationName: platform.applicationName,
             applicationID: platform.applicationID, streamName: "\(platform.applicationName) output",
             format: requested, latency: platform.latency.scaled(toSampleRate: platform.sampleRate),
-            streamProperties: properties, connectTimeout: platform.connectTimeout)
+            streamProperties: properties, connectTimeout: platform.connectTimeout,
+            realtimePriority: platform.realtimePriority)
         let granted = try backend.open(configuration, render: mixer.renderEntry, events: { event in
             dispatcher.post(.backend(event))
         })
@@ -155,6 +156,10 @@ public final class SoundEngineInstance: Sendable {
 
     /// What the server granted: format, buffer sizes, server and device names.
     public var grantedStream: GrantedStream { state.withLock { $0.granted } }
+
+    /// How long a frame rendered now takes to reach the speaker, as the
+    /// server reports it (our buffer plus the device's); `nil` when unknown.
+    public var outputLatency: Duration? { backend.outputLatency }
 
     /// Puts the engine in background mode, like Wwise `Suspend`.
     ///

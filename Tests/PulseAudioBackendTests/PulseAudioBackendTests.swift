@@ -128,6 +128,48 @@ func configuration(_ server: PrivateSoundServer, role: String = "game") -> Backe
         #expect(elapsed >= .milliseconds(500) && elapsed < .seconds(3))
     }
 
+    @Test func realtimePriorityIsAppliedToTheRenderThreadWhenPermitted() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
+        var config = configuration(server)
+        config.realtimePriority = 3
+        let backend = PulseAudioBackend()
+        let granted = try backend.open(config, render: tone.entry, events: { _ in })
+        defer { backend.close() }
+        // The kernel's view of our threads: policy is field 41 of /proc/self/task/N/stat (2 = SCHED_RR).
+        let policies = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap { tid -> Int? in
+            let comm = try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8)
+            guard comm?.hasPrefix("SoundEngine-pul") == true,
+                  let stat = try? String(contentsOfFile: "/proc/self/task/\(tid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return Int(fields[38])  // field 41 overall; the first two precede ")"
+        }
+        #expect(!policies.isEmpty, "no SoundEngine-pulse thread found")
+        if geteuid() == 0 {
+            #expect(granted.realtimePriority == 3)
+            #expect(policies.contains(2), "policies \(policies)")
+        } else {
+            // Without privilege the request is refused quietly and reported as nil.
+            #expect(granted.realtimePriority == nil || policies.contains(2))
+        }
+    }
+
+    @Test func latencyIsReportedOnceRunning() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
+        let backend = PulseAudioBackend()
+        #expect(backend.outputLatency == nil)
+        _ = try backend.open(configuration(server), render: tone.entry, events: { _ in })
+        defer { backend.close() }
+        try backend.setPaused(false)
+        #expect(waitUntil { (backend.statistics.framesRendered) > 9600 })
+        let latency = try #require(backend.outputLatency)
+        #expect(latency > .milliseconds(2) && latency < .milliseconds(60), "\(latency)")
+    }
+
     @Test func openTwiceIsAlreadyInitialized() throws {
         let server = try PrivateSoundServer()
         defer { server.stop() }

@@ -106,6 +106,7 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         BadSetting(field: "serverAddress") { _, p in p.serverAddress = " " },
         BadSetting(field: "applicationName") { _, p in p.applicationName = "" },
         BadSetting(field: "connectTimeout") { _, p in p.connectTimeout = .zero },
+        BadSetting(field: "realtimePriority") { _, p in p.realtimePriority = 0 },
         BadSetting(field: "audioSession") { _, p in
             p.audioSession = SessionConfiguration(category: .playback, categoryOptions: [.defaultToSpeaker])
         },

@@ -51,6 +51,7 @@ final class AllocationCountingBackend: AudioBackend, @unchecked Sendable {
     func setPaused(_ paused: Bool) throws(SoundEngineError) { try inner.setPaused(paused) }
     func close() { inner.close() }
     var statistics: BackendStatistics { inner.statistics }
+    var outputLatency: Duration? { inner.outputLatency }
 }
 
 private func countingRender(_ context: UnsafeMutableRawPointer?, _ destination: UnsafeMutableRawPointer, _ frames: Int) {
