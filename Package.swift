@@ -75,6 +75,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .executableTarget(
+            name: "latencybench",
+            dependencies: ["SoundEngine"],
+            path: "Benchmarks/latencybench",
+            swiftSettings: strict
+        ),
+
         // MARK: - Tests
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),
