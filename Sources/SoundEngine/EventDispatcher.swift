@@ -3,7 +3,7 @@ import Foundation
 import SoundBackend
 import Synchronization
 
-/// The engine's event thread (`SoundEngine-events`): the one thread that runs
+/// The engine's event thread (`SoundEngine-evt`): the one thread that runs
 /// game callbacks, posts notifications and feeds ``SoundEngine/events()``.
 ///
 /// Producers (the backend's mainloop thread, game threads calling the engine)
@@ -29,7 +29,6 @@ final class EventDispatcher: @unchecked Sendable {
 
     private let inbox = Mutex(Inbox())
     private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
     private struct Subscribers {
         var continuations: [UInt64: AsyncStream<SessionEvent>.Continuation] = [:]
         /// The last engine state published: a new subscriber starts with it.
@@ -39,6 +38,8 @@ final class EventDispatcher: @unchecked Sendable {
     private let subscribers = Mutex(Subscribers())
     private let nextSubscriber = Atomic<UInt64>(0)
     private var threadID: pthread_t?
+    /// Set by the thread when it returns; `stop` joins it (pthread_join), so
+    /// after terminate no thread of ours is left, not even one on its way out.
 
     /// How often, in milliseconds, the mixer's event ring is drained when
     /// nothing else wakes the thread.
@@ -56,16 +57,16 @@ final class EventDispatcher: @unchecked Sendable {
 
     /// Starts the thread.
     func start() {
-        let started = DispatchSemaphore(value: 0)
-        let thread = Thread { [self] in
-            threadID = pthread_self()
-            started.signal()
-            run()
-            finished.signal()
-        }
-        thread.name = "SoundEngine-events"
-        thread.start()
-        started.wait()
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let result = pthread_create(&thread, nil, { raw in
+            let dispatcher = Unmanaged<EventDispatcher>.fromOpaque(raw!).takeRetainedValue()
+            nameCurrentThread("SoundEngine-evt")
+            dispatcher.run()
+            return nil
+        }, context)
+        precondition(result == 0, "EventDispatcher: pthread_create failed (\(result))")
+        threadID = thread
     }
 
     /// Queues an item for the event thread. Callable from any thread except
@@ -90,7 +91,12 @@ final class EventDispatcher: @unchecked Sendable {
         }
         guard !already else { return }
         wake.signal()
-        if !isEventThread { finished.wait() }
+        guard let thread = threadID else { return }
+        if isEventThread {
+            pthread_detach(thread)  // a callback terminated the engine: the thread ends when it returns
+        } else {
+            pthread_join(thread, nil)
+        }
     }
 
     /// A new stream of every event from now on, starting with the engine's
@@ -150,4 +156,12 @@ final class EventDispatcher: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Names the calling thread as `ps` and debuggers show it (at most 15 bytes),
+/// through /proc/thread-self/comm: pthread_setname_np is not visible from Swift.
+private func nameCurrentThread(_ name: String) {
+    guard let file = fopen("/proc/thread-self/comm", "w") else { return }
+    fputs(name, file)
+    fclose(file)
 }

@@ -15,7 +15,7 @@ import Synchronization
 /// runs on or blocks the render thread.
 ///
 /// Threads while an instance lives: the backend's (`SoundEngine-pulse`,
-/// which also renders), the event thread (`SoundEngine-events`, callbacks),
+/// which also renders), the event thread (`SoundEngine-evt`, callbacks),
 /// and the mixer's streaming thread once a streamed sound plays.
 public final class SoundEngineInstance: Sendable {
     /// The settings the engine was initialized with.

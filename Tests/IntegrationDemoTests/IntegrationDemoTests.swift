@@ -54,7 +54,8 @@ func object(_ line: String) throws -> [String: Any] {
         #expect(objects.last?["event"] as? String == "engineState")
         #expect(objects.last?["state"] as? String == "stopped")
         let output = try #require(objects.first { $0["event"] as? String == "output" })
-        #expect(output["server"] as? String == "pulseaudio 16.1")
+        let serverName = output["server"] as? String ?? ""
+        #expect(server.kind == .pipewire ? serverName.contains("PipeWire") : serverName == "pulseaudio 16.1")
         #expect(output["device"] as? String == "speaker")
         #expect(output["sampleRate"] as? Int == 48_000)
         #expect((output["bufferFrames"] as? Int ?? 0) > 0)

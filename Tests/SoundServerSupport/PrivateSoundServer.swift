@@ -14,6 +14,21 @@ public final class PrivateSoundServer: @unchecked Sendable {
     public let address: String
     /// The temporary folder holding the server's socket, config and log.
     public let directory: String
+    /// Which server this is.
+    public let kind: Kind
+
+    /// The two servers SoundEngine must work with.
+    public enum Kind: String, Sendable {
+        /// A PulseAudio 16 daemon (module-role-cork loaded).
+        case pulseaudio
+        /// PipeWire with wireplumber and pipewire-pulse (no cork requests).
+        case pipewire
+    }
+
+    /// The kind the tests run against: `SOUNDENGINE_TEST_SERVER=pipewire` picks
+    /// pipewire-pulse (`.ci/run` runs the server suites once per kind).
+    public static let kindUnderTest: Kind =
+        Kind(rawValue: ProcessInfo.processInfo.environment["SOUNDENGINE_TEST_SERVER"] ?? "") ?? .pulseaudio
     private var stopped = false
 
     /// The repository root, found from this file's path.
@@ -23,9 +38,12 @@ public final class PrivateSoundServer: @unchecked Sendable {
         return url.path
     }()
 
-    /// Starts a server with the `speaker` null sink (default) and module-role-cork.
-    public init() throws {
-        let output = try Self.run(Self.repositoryRoot + "/Scripts/sound-server", ["start"])
+    /// Starts a server of `kind` with the `speaker` null sink as its default
+    /// device (and module-role-cork on PulseAudio).
+    public init(kind: Kind = PrivateSoundServer.kindUnderTest) throws {
+        self.kind = kind
+        let output = try Self.run(
+            Self.repositoryRoot + "/Scripts/sound-server", kind == .pipewire ? ["start", "--pipewire"] : ["start"])
         var values: [String: String] = [:]
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
