@@ -28,6 +28,18 @@ extension RenderCore {
         return renderFrames(voice, from: offset)
     }
 
+    /// Hints the CPU to fetch the source samples the voice in `slot` will read this quantum.
+    @_noLocks
+    func prefetchSource(_ slot: Int) {
+        let v = voices[slot]
+        guard v.phase == .playing, v.stream < 0, let plane0 = v.body.plane0, !v.inLoopBody else { return }
+        let k = Int(v.position &>> 32)
+        let floats = min(Int(v.pitch * v.body.sampleRate / engineRate * Double(quantum)) + 16, v.body.frames - k)
+        guard floats > 0 else { return }
+        prefetch(plane0 + k, floats: floats)
+        if let plane1 = v.body.plane1 { prefetch(plane1 + k, floats: floats) }
+    }
+
     /// Checks a waiting stream; `true` once it is ready and the voice is scheduled.
     @_noLocks
     mutating func streamBecameReady(_ voice: UnsafeMutablePointer<RenderVoice>) -> Bool {
