@@ -11,6 +11,8 @@ struct ControlState {
         var sound = SoundID(slot: 0, generation: 0)
         var volume: Float = 1
         var pan: Float = 0
+        /// Stream slot of a streamed voice, else -1.
+        var stream = -1
     }
 
     struct Sound {

@@ -175,15 +175,22 @@ final class Streamer: @unchecked Sendable {
             fail(stream, error)
             return false
         }
-        if !stream.primed {
-            stream.primed = true
-            // releasing: publishes the format and pre-filled frames to the render
-            // thread's acquiring load; fails if the voice was stopped meanwhile.
-            _ = shared.pointee.state.compareExchange(
-                expected: StreamState.claimed.rawValue, desired: StreamState.ready.rawValue,
-                ordering: .acquiringAndReleasing)
-        }
+        prime(stream, ring)
         return false
+    }
+
+    /// Hands the stream to the render thread once half its ring (or all of a
+    /// short source) is decoded.
+    private func prime(_ stream: Active, _ ring: StreamRing) {
+        guard !stream.primed, stream.source != nil || stream.ended else { return }
+        // relaxed: only this thread writes `written`.
+        guard stream.ended || ring.shared.pointee.written.load(ordering: .relaxed) >= ring.capacity / 2 else { return }
+        stream.primed = true
+        // releasing: publishes the format and pre-filled frames to the render
+        // thread's acquiring load; fails if the voice was stopped meanwhile.
+        _ = ring.shared.pointee.state.compareExchange(
+            expected: StreamState.claimed.rawValue, desired: StreamState.ready.rawValue,
+            ordering: .acquiringAndReleasing)
     }
 
     /// Decodes until the ring is full or the source ended.
@@ -215,6 +222,7 @@ final class Streamer: @unchecked Sendable {
             written += got
             // releasing: pairs with the render thread's acquiring load; publishes the frames above.
             shared.pointee.written.store(written, ordering: .releasing)
+            prime(stream, ring)
             if got < wanted {
                 if stream.loop && !rewound {
                     try source.seek(toFrame: 0)
@@ -242,5 +250,6 @@ final class Streamer: @unchecked Sendable {
         shared.pointee.written.store(end + g, ordering: .releasing)
         shared.pointee.endFrame.store(end, ordering: .releasing)
         stream.ended = true
+        prime(stream, ring)
     }
 }
