@@ -56,11 +56,7 @@ public final class Mixer: @unchecked Sendable {
 
     deinit {
         streamer.stop()
-        control.withLock { state in
-            for case let sound? in state.sounds {
-                if case .memory(let storage) = sound.content { storage.deallocate() }
-            }
-        }
+        control.withLock { $0.arena.removeAll() }
         RenderCore.destroy(core)
     }
 

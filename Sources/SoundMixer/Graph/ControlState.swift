@@ -36,6 +36,8 @@ struct ControlState {
     /// Slots being unloaded, freed once the render thread releases them.
     var retiredSounds: [Int] = []
     var graph: BusGraph
+    /// The memory of in-memory sounds.
+    var arena = SoundArena()
     /// The plan buffer the control side writes next (triple buffer).
     var backPlan = 2
 
