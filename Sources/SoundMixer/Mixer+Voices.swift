@@ -18,7 +18,8 @@ extension Mixer {
     /// - Throws: `idNotFound` (sound or bus); `invalidParameter` naming the
     ///   parameter out of range (see ``VoiceParameters``), or `loop` for a
     ///   sound loaded without a loop region; `maxReached` when all voices
-    ///   (or, for a stream, all stream rings) are busy; `commandQueueFull`.
+    ///   (or, for a stream, all stream rings) are busy; `commandQueueFull`;
+    ///   `notInitialized` for a streamed sound after ``shutdown()``.
     ///   Nothing changes when it throws.
     @discardableResult
     public func play(_ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters())
@@ -50,6 +51,10 @@ extension Mixer {
             var opener: AudioSourceOpener?
             var stream: Int32 = -1
             if case .stream(let open) = entry.content {
+                guard !streamer.isStopped else {
+                    state.freeVoices.append(slot)
+                    throw .notInitialized
+                }
                 guard let s = claimStreamSlot() else {
                     state.freeVoices.append(slot)
                     throw .maxReached(

@@ -38,14 +38,16 @@ final class Streamer: @unchecked Sendable {
         self.core = core
     }
 
-    /// Hands `job` to the thread, starting it if needed.
+    /// Whether ``stop()`` was called: streamed voices can no longer start.
+    var isStopped: Bool { state.withLock { $0.stopping } }
+
+    /// Hands `job` to the thread, starting it if needed (under the lock, so
+    /// that a concurrent `stop()` always finds the thread to join).
     func submit(_ job: StreamJob) {
-        let start = state.withLock { s -> Bool in
+        state.withLock { s in
             s.jobs.append(job)
-            defer { s.started = true }
-            return !s.started && !s.stopping
-        }
-        if start {
+            guard !s.started && !s.stopping else { return }
+            s.started = true
             var thread = pthread_t()
             let context = Unmanaged.passRetained(self).toOpaque()
             let result = pthread_create(
@@ -56,7 +58,7 @@ final class Streamer: @unchecked Sendable {
                     return nil
                 }, context)
             precondition(result == 0, "the mixer could not start its streaming thread (pthread_create \(result))")
-            state.withLock { $0.thread = thread }
+            s.thread = thread
         }
         wakeup.signal()
     }
