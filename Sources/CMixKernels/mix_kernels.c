@@ -276,6 +276,7 @@ MK_INLINE MK_AVX2 __m256 near_unity_pick(const float *xb, __m256 mask, __m256 f,
 MK_INLINE MK_AVX2 void mix_near_unity_avx2(const mk_segment *s, float *L, float *R, int32_t blocks8, const int ramp,
                                            const int up, const int stereo) MK_NONBLOCKING {
     const float *x = s->source[0], *y = s->source[1];
+    const float *p0 = s->prefetch[0], *p1 = s->prefetch[1];
     const uint64_t step = s->step, step8 = step * 8;
     uint64_t pos = s->position;
     const float delta = (float)((double)step * (1.0 / 4294967296.0) - 1.0);
@@ -289,6 +290,10 @@ MK_INLINE MK_AVX2 void mix_near_unity_avx2(const mk_segment *s, float *L, float 
         const ptrdiff_t k = (ptrdiff_t)(pos >> 32);
         _mm_prefetch((const char *)(x + k + 256), _MM_HINT_T0);
         if (stereo) _mm_prefetch((const char *)(y + k + 256), _MM_HINT_T0);
+        if ((i & 8) == 0) {  // one cache line of the next voice every other step
+            if (p0) _mm_prefetch((const char *)(p0 + i), _MM_HINT_T0);
+            if (p1) _mm_prefetch((const char *)(p1 + i), _MM_HINT_T0);
+        }
         __m256 t = _mm256_add_ps(_mm256_set1_ps((float)(uint32_t)pos * (1.0f / 4294967296.0f)), lane_delta);
         __m256 mask = up ? _mm256_cmp_ps(t, one, _CMP_GE_OQ) : _mm256_cmp_ps(t, zero, _CMP_LT_OQ);
         __m256 f = up ? _mm256_sub_ps(t, _mm256_and_ps(mask, one)) : _mm256_add_ps(t, _mm256_and_ps(mask, one));
@@ -476,9 +481,6 @@ void mk_write_int16(const mk_kernel_table *t, const float *left, const float *ri
     t->write_s16(left, right, dst, frames, channels);
 }
 
-void mk_prefetch(const float *p, int32_t floats) MK_NONBLOCKING {
-    for (int32_t i = 0; i < floats; i += 16) __builtin_prefetch(p + i, 0, 0);
-}
 
 void mk_zero_bytes(void *dst, int64_t bytes) MK_NONBLOCKING {
     unsigned char *d = dst;

@@ -75,6 +75,10 @@ struct RenderCore {
     var engineRate: Double
     /// Render events lost to a full event ring, not yet reported.
     var unreportedDrops = 0
+    /// Samples the voice after next will read: the kernels prefetch them
+    /// while mixing (see `mk_segment.prefetch`); taken by the first run.
+    var prefetch0: UnsafePointer<Float>?
+    var prefetch1: UnsafePointer<Float>?
 
     /// Left and right planes of bus `bus`.
     @_noLocks @inline(__always)

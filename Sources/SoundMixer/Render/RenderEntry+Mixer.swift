@@ -53,9 +53,10 @@ extension RenderCore {
         takePublishedPlan()
         var i = 0
         while i < activeCount {
-            // Start loading the next voices' samples while this one mixes: at
-            // large voice counts the mix waits on memory, not arithmetic.
-            if i + 2 < activeCount { prefetchSource(Int(active[i + 2])) }
+            // Have the kernels load the samples of the voice after next while
+            // they mix this one: at large voice counts the mix waits on
+            // memory, not arithmetic.
+            if i + 2 < activeCount { spreadPrefetch(Int(active[i + 2])) }
             if renderVoice(Int(active[i])) {
                 i += 1
             }  // else the voice ended and the last active voice moved into index i
