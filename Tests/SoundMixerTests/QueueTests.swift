@@ -21,6 +21,20 @@ struct QueueTests {
         try mixer.setVolume(voice, 0.25)
     }
 
+    @Test("a full event queue counts what it loses and says so once there is room")
+    func eventOverflow() throws {
+        let mixer = try makeMixer { $0.maxVoices = 40; $0.eventQueueCapacity = 16 }
+        let sound = try mixer.loadSound(constant(1, frames: 10), name: "blip", loop: nil)
+        for _ in 0..<40 { try mixer.play(sound) }
+        _ = render(mixer, frames: 256)
+        #expect(mixer.statistics.eventsDropped == 24 && events(mixer).count == 16)
+        let last = try mixer.play(sound)
+        _ = render(mixer, frames: 256)
+        #expect(events(mixer) == [.eventsDropped(24), .voiceEnded(last, sound)])
+        let s = mixer.statistics
+        #expect(s.eventsPosted == 17 && s.eventsDropped == 24)
+    }
+
     /// A render thread mixing quanta as fast as it can while this thread
     /// plays, changes and stops voices and edits buses: every accepted command
     /// is applied, every voice that ends is reported once.
