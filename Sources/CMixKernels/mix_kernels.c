@@ -288,8 +288,6 @@ MK_INLINE MK_AVX2 void mix_near_unity_avx2(const mk_segment *s, float *L, float 
     __m256 frame = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
     for (int32_t i = 0; i < blocks8; i += 8, pos += step8) {
         const ptrdiff_t k = (ptrdiff_t)(pos >> 32);
-        _mm_prefetch((const char *)(x + k + 256), _MM_HINT_T0);
-        if (stereo) _mm_prefetch((const char *)(y + k + 256), _MM_HINT_T0);
         if ((i & 8) == 0) {  // one cache line of the next voice every other step
             if (p0) _mm_prefetch((const char *)(p0 + i), _MM_HINT_T0);
             if (p1) _mm_prefetch((const char *)(p1 + i), _MM_HINT_T0);

@@ -28,7 +28,7 @@ extension RenderCore {
             zero(destination, bytes: frames * bytesPerFrame)
             return
         }
-        shared.pointee.renderCalls.wrappingAdd(1, ordering: .relaxed)
+        shared.pointee.renderCalls.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
         engineRate = Double(format.sampleRate)
         var done = 0
         while done < frames {
