@@ -141,6 +141,15 @@ public final class Mixer: @unchecked Sendable {
         core.pointee.atomics.pointee.limiter.store(enabled, ordering: .relaxed)  // relaxed: a setting word
     }
 
+    /// `duration` in frames at the current mix rate (rounded to nearest, ≥ 0):
+    /// for the frame counts the other calls take, e.g.
+    /// `stop(voice, fadeOutFrames: mixer.frames(.milliseconds(200)))`.
+    public func frames(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        let exact = (Double(seconds) + Double(attoseconds) * 1e-18) * Double(outputFormat.sampleRate)
+        return max(0, Int(exact.rounded()))
+    }
+
     /// The mixer clock: frames of all quanta rendered so far (the time base of ``VoiceStart/atFrame(_:)``).
     public var renderedFrames: Int64 {
         core.pointee.atomics.pointee.renderedFrames.load(ordering: .relaxed)  // relaxed: a published number

@@ -25,6 +25,7 @@ struct OutputTests {
             try mixer.setOutputFormat(StreamFormat(sampleRate: 48_000, channelCount: 0, sampleFormat: .float32))
         }
         #expect(mixer.outputFormat.channelCount == 4)
+        #expect(mixer.frames(.milliseconds(250)) == 12_000)
     }
 
     @Test("render calls of any size produce the same audio as whole quanta")
