@@ -61,6 +61,12 @@ struct BusTests {
         #expect(abs(meter.peak - 0.8 * 0.70710677) < 1e-3)
         #expect(abs(meter.rms - 0.8 * 0.5) < 1e-3)
         #expect(abs(mixer.meter(.master).rms - 0.4) < 1e-3)
+        try mixer.setBusMeterEvents(bus, true)
+        _ = render(mixer, frames: 4096)  // two 2048-frame windows
+        let readings = events(mixer).compactMap { event -> BusMeter? in
+            if case .meter(bus, let m) = event { m } else { nil }
+        }
+        #expect(readings.count == 2 && readings.allSatisfy { abs($0.rms - 0.4) < 1e-3 })
     }
 
     @Test("bad bus edits are refused and change nothing")

@@ -129,7 +129,7 @@ extension RenderCore {
                 soundUnloading: table(c.maxSounds, UInt32(0)), soundReleased: atomics(c.maxSounds),
                 streams: streams, maxStreams: c.maxStreams,
                 busBuffers: busBuffers, busStates: table(c.maxBuses, RenderBusState()), meters: meters,
-                planEntries: table(3 * c.maxBuses, PlanEntry(bus: 0, parent: -1, gain: 1, rampFrames: 0)),
+                planEntries: table(3 * c.maxBuses, PlanEntry(bus: 0, parent: -1, gain: 1, rampFrames: 0, meterEvents: false)),
                 planCounts: table(3, 1),
                 carryOffset: c.quantumFrames, engineRate: Double(c.sampleRate)))
         return core
