@@ -111,8 +111,7 @@ MK_INLINE float sample_sinc(const float *x, uint64_t pos) MK_NONBLOCKING {
 MK_INLINE void mix_linear_from(const mk_segment *s, float *L, float *R, int32_t start, int32_t n) MK_NONBLOCKING {
     MK_MIX_BODY(sample_linear)
 }
-MK_INLINE void mix_cubic_body(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
-    const int32_t start = 0;
+MK_INLINE void mix_cubic_from(const mk_segment *s, float *L, float *R, int32_t start, int32_t n) MK_NONBLOCKING {
     MK_MIX_BODY(sample_cubic)
 }
 MK_INLINE void mix_sinc_body(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
@@ -215,8 +214,9 @@ MK_INLINE void write_s16_body(const float *L, const float *R, int16_t *d, int32_
 // One set of entry functions per instruction set, from the same bodies; the
 // compiler vectorises each for its target.
 #define MK_INSTANTIATE(SUFFIX, ATTR)                                                                          \
-    static ATTR void mix_cubic_##SUFFIX(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {  \
-        mix_cubic_body(s, L, R, n);                                                                           \
+    static ATTR void mix_cubic_generic_##SUFFIX(const mk_segment *s, float *L, float *R, int32_t n)            \
+        MK_NONBLOCKING {                                                                                      \
+        mix_cubic_from(s, L, R, 0, n);                                                                        \
     }                                                                                                         \
     static ATTR void mix_sinc_##SUFFIX(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {   \
         mix_sinc_body(s, L, R, n);                                                                            \
@@ -249,6 +249,10 @@ static void mix_linear_portable(const mk_segment *s, float *L, float *R, int32_t
     mix_linear_from(s, L, R, 0, n);
 }
 
+static void mix_cubic_portable(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
+    mix_cubic_generic_portable(s, L, R, n);
+}
+
 #ifdef MK_HAVE_AVX2
 MK_INSTANTIATE(avx2, MK_AVX2)
 
@@ -259,9 +263,24 @@ MK_INSTANTIATE(avx2, MK_AVX2)
 // one of two neighbouring unaligned loads, picked with a blend: no permute,
 // no gather. The offsets within a block are computed in float (exact to
 // ~1e-7 of a sample); the block start stays exact 32.32.
-MK_INLINE MK_AVX2 __m256 near_unity_pick(const float *xb, __m256 mask, __m256 f, const int up) MK_NONBLOCKING {
+MK_INLINE MK_AVX2 __m256 near_unity_pick(const float *xb, __m256 mask, __m256 f, const int up, const int cubic)
+    MK_NONBLOCKING {
     // up: t in [0, 2), lanes with t >= 1 read one sample further;
     // down: t in (-1, 1), lanes with t < 0 read one sample earlier.
+    if (cubic) {  // the four taps k-1 … k+2 of Catmull-Rom, each picked the same way
+        const int shift = up ? 1 : -1;
+        __m256 xm1 = _mm256_blendv_ps(_mm256_loadu_ps(xb - 1), _mm256_loadu_ps(xb - 1 + shift), mask);
+        __m256 x0 = _mm256_blendv_ps(_mm256_loadu_ps(xb), _mm256_loadu_ps(xb + shift), mask);
+        __m256 x1 = _mm256_blendv_ps(_mm256_loadu_ps(xb + 1), _mm256_loadu_ps(xb + 1 + shift), mask);
+        __m256 x2 = _mm256_blendv_ps(_mm256_loadu_ps(xb + 2), _mm256_loadu_ps(xb + 2 + shift), mask);
+        const __m256 half = _mm256_set1_ps(0.5f);
+        __m256 c1 = _mm256_mul_ps(half, _mm256_sub_ps(x1, xm1));
+        __m256 c2 = _mm256_sub_ps(
+            _mm256_fmadd_ps(_mm256_set1_ps(2.0f), x1, _mm256_fmadd_ps(_mm256_set1_ps(-2.5f), x0, xm1)),
+            _mm256_mul_ps(half, x2));
+        __m256 c3 = _mm256_fmadd_ps(half, _mm256_sub_ps(x2, xm1), _mm256_mul_ps(_mm256_set1_ps(1.5f), _mm256_sub_ps(x0, x1)));
+        return _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(c3, f, c2), f, c1), f, x0);
+    }
     __m256 x0 = _mm256_loadu_ps(xb), x1 = _mm256_loadu_ps(xb + 1), a, b;
     if (up) {
         a = _mm256_blendv_ps(x0, x1, mask);
@@ -274,7 +293,7 @@ MK_INLINE MK_AVX2 __m256 near_unity_pick(const float *xb, __m256 mask, __m256 f,
 }
 
 MK_INLINE MK_AVX2 void mix_near_unity_avx2(const mk_segment *s, float *L, float *R, int32_t blocks8, const int ramp,
-                                           const int up, const int stereo) MK_NONBLOCKING {
+                                           const int up, const int stereo, const int cubic) MK_NONBLOCKING {
     const float *x = s->source[0], *y = s->source[1];
     const float *p0 = s->prefetch[0], *p1 = s->prefetch[1];
     const uint64_t step = s->step, step8 = step * 8;
@@ -295,8 +314,8 @@ MK_INLINE MK_AVX2 void mix_near_unity_avx2(const mk_segment *s, float *L, float 
         __m256 t = _mm256_add_ps(_mm256_set1_ps((float)(uint32_t)pos * (1.0f / 4294967296.0f)), lane_delta);
         __m256 mask = up ? _mm256_cmp_ps(t, one, _CMP_GE_OQ) : _mm256_cmp_ps(t, zero, _CMP_LT_OQ);
         __m256 f = up ? _mm256_sub_ps(t, _mm256_and_ps(mask, one)) : _mm256_add_ps(t, _mm256_and_ps(mask, one));
-        __m256 v = near_unity_pick(x + k, mask, f, up);
-        __m256 w = stereo ? near_unity_pick(y + k, mask, f, up) : v;
+        __m256 v = near_unity_pick(x + k, mask, f, up, cubic);
+        __m256 w = stereo ? near_unity_pick(y + k, mask, f, up, cubic) : v;
         __m256 g0 = gl, g1 = gr;
         if (ramp) {
             g0 = _mm256_fmadd_ps(dl, frame, gl);
@@ -308,17 +327,35 @@ MK_INLINE MK_AVX2 void mix_near_unity_avx2(const mk_segment *s, float *L, float 
     }
 }
 
-// Instantiates the near-unity loop with its three switches fixed, so none is
+// Instantiates the near-unity loop with its four switches fixed, so none is
 // tested inside the loop.
-static MK_AVX2 void mix_near_unity_dispatch(const mk_segment *s, float *L, float *R, int32_t blocks8) MK_NONBLOCKING {
+static MK_AVX2 void mix_near_unity_dispatch(const mk_segment *s, float *L, float *R, int32_t blocks8, const int cubic)
+    MK_NONBLOCKING {
     const int ramp = s->gain_step[0] != 0 || s->gain_step[1] != 0;
     const int up = s->step >= (1ull << 32);
     const int stereo = s->source[1] != NULL;
-#define MK_NU(R_, U_, S_) \
-    if (ramp == R_ && up == U_ && stereo == S_) return mix_near_unity_avx2(s, L, R, blocks8, R_, U_, S_);
-    MK_NU(0, 0, 0) MK_NU(0, 0, 1) MK_NU(0, 1, 0) MK_NU(0, 1, 1)
-    MK_NU(1, 0, 0) MK_NU(1, 0, 1) MK_NU(1, 1, 0) MK_NU(1, 1, 1)
+#define MK_NU(C_, R_, U_, S_) \
+    if (cubic == C_ && ramp == R_ && up == U_ && stereo == S_) return mix_near_unity_avx2(s, L, R, blocks8, R_, U_, S_, C_);
+    MK_NU(0, 0, 0, 0) MK_NU(0, 0, 0, 1) MK_NU(0, 0, 1, 0) MK_NU(0, 0, 1, 1)
+    MK_NU(0, 1, 0, 0) MK_NU(0, 1, 0, 1) MK_NU(0, 1, 1, 0) MK_NU(0, 1, 1, 1)
+    MK_NU(1, 0, 0, 0) MK_NU(1, 0, 0, 1) MK_NU(1, 0, 1, 0) MK_NU(1, 0, 1, 1)
+    MK_NU(1, 1, 0, 0) MK_NU(1, 1, 0, 1) MK_NU(1, 1, 1, 0) MK_NU(1, 1, 1, 1)
 #undef MK_NU
+}
+
+/// Near unity rate (7/8 < step < 9/8) the vector loop; elsewhere, and for
+/// the last frames, the generic body.
+MK_INLINE int near_unity(const mk_segment *s) MK_NONBLOCKING {
+    return s->step > (7ull << 29) && s->step < (9ull << 29);
+}
+
+static MK_AVX2 void mix_cubic_avx2(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
+    int32_t blocks = 0;
+    if (near_unity(s)) {
+        blocks = n & ~7;
+        mix_near_unity_dispatch(s, L, R, blocks, 1);
+    }
+    mix_cubic_from(s, L, R, blocks, n);
 }
 
 // The hand-vectorised linear kernel: 8 output frames per step. The 8 read
@@ -335,8 +372,8 @@ static MK_AVX2 void mix_linear_avx2(const mk_segment *s, float *L, float *R, int
     const uint64_t step = s->step;
     uint64_t pos = s->position;
     const int32_t blocks = n & ~7;
-    if (step > (7ull << 29) && step < (9ull << 29)) {  // 7/8 < step < 9/8
-        mix_near_unity_dispatch(s, L, R, blocks);
+    if (near_unity(s)) {
+        mix_near_unity_dispatch(s, L, R, blocks, 0);
         mix_linear_from(s, L, R, blocks, n);
         return;
     }
