@@ -111,8 +111,7 @@ MK_INLINE float sample_sinc(const float *x, uint64_t pos) MK_NONBLOCKING {
 MK_INLINE void mix_linear_from(const mk_segment *s, float *L, float *R, int32_t start, int32_t n) MK_NONBLOCKING {
     MK_MIX_BODY(sample_linear)
 }
-MK_INLINE void mix_cubic_body(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
-    const int32_t start = 0;
+MK_INLINE void mix_cubic_from(const mk_segment *s, float *L, float *R, int32_t start, int32_t n) MK_NONBLOCKING {
     MK_MIX_BODY(sample_cubic)
 }
 MK_INLINE void mix_sinc_body(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
@@ -215,8 +214,9 @@ MK_INLINE void write_s16_body(const float *L, const float *R, int16_t *d, int32_
 // One set of entry functions per instruction set, from the same bodies; the
 // compiler vectorises each for its target.
 #define MK_INSTANTIATE(SUFFIX, ATTR)                                                                          \
-    static ATTR void mix_cubic_##SUFFIX(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {  \
-        mix_cubic_body(s, L, R, n);                                                                           \
+    static ATTR void mix_cubic_generic_##SUFFIX(const mk_segment *s, float *L, float *R, int32_t n)            \
+        MK_NONBLOCKING {                                                                                      \
+        mix_cubic_from(s, L, R, 0, n);                                                                        \
     }                                                                                                         \
     static ATTR void mix_sinc_##SUFFIX(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {   \
         mix_sinc_body(s, L, R, n);                                                                            \
@@ -249,8 +249,114 @@ static void mix_linear_portable(const mk_segment *s, float *L, float *R, int32_t
     mix_linear_from(s, L, R, 0, n);
 }
 
+static void mix_cubic_portable(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
+    mix_cubic_generic_portable(s, L, R, n);
+}
+
 #ifdef MK_HAVE_AVX2
 MK_INSTANTIATE(avx2, MK_AVX2)
+
+// Linear interpolation near unity rate (|step - 1| < 1/8), the common case
+// (pitch bends, small rate differences, the mix-N workload): lane j of a
+// block of 8 frames reads at k0 + j + t_j with t_j = f0 + j * (step - 1),
+// and t_j stays within one sample of 0. So each lane's pair of samples is
+// one of two neighbouring unaligned loads, picked with a blend: no permute,
+// no gather. The offsets within a block are computed in float (exact to
+// ~1e-7 of a sample); the block start stays exact 32.32.
+MK_INLINE MK_AVX2 __m256 near_unity_pick(const float *xb, __m256 mask, __m256 f, const int up, const int cubic)
+    MK_NONBLOCKING {
+    // up: t in [0, 2), lanes with t >= 1 read one sample further;
+    // down: t in (-1, 1), lanes with t < 0 read one sample earlier.
+    if (cubic) {  // the four taps k-1 … k+2 of Catmull-Rom, each picked the same way
+        const int shift = up ? 1 : -1;
+        __m256 xm1 = _mm256_blendv_ps(_mm256_loadu_ps(xb - 1), _mm256_loadu_ps(xb - 1 + shift), mask);
+        __m256 x0 = _mm256_blendv_ps(_mm256_loadu_ps(xb), _mm256_loadu_ps(xb + shift), mask);
+        __m256 x1 = _mm256_blendv_ps(_mm256_loadu_ps(xb + 1), _mm256_loadu_ps(xb + 1 + shift), mask);
+        __m256 x2 = _mm256_blendv_ps(_mm256_loadu_ps(xb + 2), _mm256_loadu_ps(xb + 2 + shift), mask);
+        const __m256 half = _mm256_set1_ps(0.5f);
+        __m256 c1 = _mm256_mul_ps(half, _mm256_sub_ps(x1, xm1));
+        __m256 c2 = _mm256_sub_ps(
+            _mm256_fmadd_ps(_mm256_set1_ps(2.0f), x1, _mm256_fmadd_ps(_mm256_set1_ps(-2.5f), x0, xm1)),
+            _mm256_mul_ps(half, x2));
+        __m256 c3 = _mm256_fmadd_ps(half, _mm256_sub_ps(x2, xm1), _mm256_mul_ps(_mm256_set1_ps(1.5f), _mm256_sub_ps(x0, x1)));
+        return _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(c3, f, c2), f, c1), f, x0);
+    }
+    __m256 x0 = _mm256_loadu_ps(xb), x1 = _mm256_loadu_ps(xb + 1), a, b;
+    if (up) {
+        a = _mm256_blendv_ps(x0, x1, mask);
+        b = _mm256_blendv_ps(x1, _mm256_loadu_ps(xb + 2), mask);
+    } else {
+        a = _mm256_blendv_ps(x0, _mm256_loadu_ps(xb - 1), mask);
+        b = _mm256_blendv_ps(x1, x0, mask);
+    }
+    return _mm256_fmadd_ps(f, _mm256_sub_ps(b, a), a);
+}
+
+MK_INLINE MK_AVX2 void mix_near_unity_avx2(const mk_segment *s, float *L, float *R, int32_t blocks8, const int ramp,
+                                           const int up, const int stereo, const int cubic) MK_NONBLOCKING {
+    const float *x = s->source[0], *y = s->source[1];
+    const float *p0 = s->prefetch[0], *p1 = s->prefetch[1];
+    const uint64_t step = s->step, step8 = step * 8;
+    uint64_t pos = s->position;
+    const float delta = (float)((double)step * (1.0 / 4294967296.0) - 1.0);
+    const __m256 lane_delta = _mm256_mul_ps(_mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_ps(delta));
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 gl = _mm256_set1_ps(s->gain[0]), gr = _mm256_set1_ps(s->gain[1]);
+    const __m256 dl = _mm256_set1_ps(s->gain_step[0]), dr = _mm256_set1_ps(s->gain_step[1]);
+    const __m256 eight = _mm256_set1_ps(8);
+    __m256 frame = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int32_t i = 0; i < blocks8; i += 8, pos += step8) {
+        const ptrdiff_t k = (ptrdiff_t)(pos >> 32);
+        if ((i & 8) == 0) {  // one cache line of the next voice every other step
+            if (p0) _mm_prefetch((const char *)(p0 + i), _MM_HINT_T0);
+            if (p1) _mm_prefetch((const char *)(p1 + i), _MM_HINT_T0);
+        }
+        __m256 t = _mm256_add_ps(_mm256_set1_ps((float)(uint32_t)pos * (1.0f / 4294967296.0f)), lane_delta);
+        __m256 mask = up ? _mm256_cmp_ps(t, one, _CMP_GE_OQ) : _mm256_cmp_ps(t, zero, _CMP_LT_OQ);
+        __m256 f = up ? _mm256_sub_ps(t, _mm256_and_ps(mask, one)) : _mm256_add_ps(t, _mm256_and_ps(mask, one));
+        __m256 v = near_unity_pick(x + k, mask, f, up, cubic);
+        __m256 w = stereo ? near_unity_pick(y + k, mask, f, up, cubic) : v;
+        __m256 g0 = gl, g1 = gr;
+        if (ramp) {
+            g0 = _mm256_fmadd_ps(dl, frame, gl);
+            g1 = _mm256_fmadd_ps(dr, frame, gr);
+            frame = _mm256_add_ps(frame, eight);
+        }
+        _mm256_storeu_ps(L + i, _mm256_fmadd_ps(v, g0, _mm256_loadu_ps(L + i)));
+        _mm256_storeu_ps(R + i, _mm256_fmadd_ps(w, g1, _mm256_loadu_ps(R + i)));
+    }
+}
+
+// Instantiates the near-unity loop with its four switches fixed, so none is
+// tested inside the loop.
+static MK_AVX2 void mix_near_unity_dispatch(const mk_segment *s, float *L, float *R, int32_t blocks8, const int cubic)
+    MK_NONBLOCKING {
+    const int ramp = s->gain_step[0] != 0 || s->gain_step[1] != 0;
+    const int up = s->step >= (1ull << 32);
+    const int stereo = s->source[1] != NULL;
+#define MK_NU(C_, R_, U_, S_) \
+    if (cubic == C_ && ramp == R_ && up == U_ && stereo == S_) return mix_near_unity_avx2(s, L, R, blocks8, R_, U_, S_, C_);
+    MK_NU(0, 0, 0, 0) MK_NU(0, 0, 0, 1) MK_NU(0, 0, 1, 0) MK_NU(0, 0, 1, 1)
+    MK_NU(0, 1, 0, 0) MK_NU(0, 1, 0, 1) MK_NU(0, 1, 1, 0) MK_NU(0, 1, 1, 1)
+    MK_NU(1, 0, 0, 0) MK_NU(1, 0, 0, 1) MK_NU(1, 0, 1, 0) MK_NU(1, 0, 1, 1)
+    MK_NU(1, 1, 0, 0) MK_NU(1, 1, 0, 1) MK_NU(1, 1, 1, 0) MK_NU(1, 1, 1, 1)
+#undef MK_NU
+}
+
+/// Near unity rate (7/8 < step < 9/8) the vector loop; elsewhere, and for
+/// the last frames, the generic body.
+MK_INLINE int near_unity(const mk_segment *s) MK_NONBLOCKING {
+    return s->step > (7ull << 29) && s->step < (9ull << 29);
+}
+
+static MK_AVX2 void mix_cubic_avx2(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
+    int32_t blocks = 0;
+    if (near_unity(s)) {
+        blocks = n & ~7;
+        mix_near_unity_dispatch(s, L, R, blocks, 1);
+    }
+    mix_cubic_from(s, L, R, blocks, n);
+}
 
 // The hand-vectorised linear kernel: 8 output frames per step. The 8 read
 // positions of a step span at most 2 * 7 + 1 source samples when step <= 2,
@@ -266,6 +372,11 @@ static MK_AVX2 void mix_linear_avx2(const mk_segment *s, float *L, float *R, int
     const uint64_t step = s->step;
     uint64_t pos = s->position;
     const int32_t blocks = n & ~7;
+    if (near_unity(s)) {
+        mix_near_unity_dispatch(s, L, R, blocks, 0);
+        mix_linear_from(s, L, R, blocks, n);
+        return;
+    }
 
     int32_t jlo[8], jhi[8];
     for (int j = 0; j < 8; j++) {
@@ -405,9 +516,6 @@ void mk_write_int16(const mk_kernel_table *t, const float *left, const float *ri
     t->write_s16(left, right, dst, frames, channels);
 }
 
-void mk_prefetch(const float *p, int32_t floats) MK_NONBLOCKING {
-    for (int32_t i = 0; i < floats; i += 16) __builtin_prefetch(p + i, 0, 0);
-}
 
 void mk_zero_bytes(void *dst, int64_t bytes) MK_NONBLOCKING {
     unsigned char *d = dst;

@@ -11,5 +11,6 @@ public struct BusID: Hashable, Sendable, CustomStringConvertible {
     /// The master bus: the root of the tree, whose output is the mixer's output.
     public static let master = BusID(index: 0)
 
+    /// "bus master" or "bus index", for logs.
     public var description: String { index == 0 ? "bus master" : "bus \(index)" }
 }

@@ -20,5 +20,6 @@ public struct LoopRegion: Hashable, Sendable, CustomStringConvertible {
     /// The whole sound repeats: the default.
     public static let whole = LoopRegion(start: 0, end: nil)
 
+    /// `start..<end`, for logs.
     public var description: String { "\(start)..<\(end.map(String.init) ?? "end")" }
 }

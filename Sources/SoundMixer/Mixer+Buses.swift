@@ -49,6 +49,13 @@ extension Mixer {
         try editGraph { graph throws(SoundEngineError) in graph.setBackgroundMusicMuted(muted, fadeFrames: fade) }
     }
 
+    /// Posts the bus's meter reading as a ``MixerEvent/meter(_:_:)`` event at
+    /// the end of every metering window (`true`), or stops (`false`, the
+    /// default). For UIs that want levels pushed rather than polled.
+    public func setBusMeterEvents(_ bus: BusID, _ enabled: Bool) throws(SoundEngineError) {
+        try changeBus(bus, rampFrames: configuration.quantumFrames) { $0.meterEvents = enabled }
+    }
+
     /// Whether the background-music mute is on.
     public var isBackgroundMusicMuted: Bool {
         control.withLock { $0.graph.backgroundMusicMuted }

@@ -20,6 +20,11 @@ extension Mixer {
                     events.append(.streamStarved(voice))
                 case .eventsDropped:
                     events.append(.eventsDropped(event.count))
+                case .meter:
+                    events.append(
+                        .meter(
+                            BusID(index: UInt32(event.count)),
+                            BusMeter(peak: event.peak, rms: event.meanSquare.squareRoot())))
                 }
             }
         }

@@ -16,7 +16,10 @@ extension Mixer {
     public func loadSound(_ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole) throws(SoundEngineError)
         -> SoundID
     {
-        let storage = try SoundStorage(audio, name: name, loop: loop)
+        // Copy outside the lock; only the arena allocation needs it.
+        let storage = try SoundStorage(audio, name: name, loop: loop) { bytes in
+            control.withLock { $0.arena.allocate(bytes) }
+        }
         do throws(SoundEngineError) {
             return try control.withLock { state throws(SoundEngineError) in
                 let slot = try takeSoundSlot(&state)
@@ -27,7 +30,7 @@ extension Mixer {
                 return SoundID(slot: UInt32(slot), generation: generation)
             }
         } catch {
-            storage.deallocate()
+            control.withLock { $0.arena.free(storage.allocation) }
             throw error
         }
     }
@@ -108,7 +111,7 @@ extension Mixer {
             // acquiring: pairs with the render thread's releasing store in
             // releaseSoundIfUnused; its reads of the memory happened before.
             guard core.pointee.soundReleased[slot].load(ordering: .acquiring) == sound.generation else { return false }
-            if case .memory(let storage) = sound.content { storage.deallocate() }
+            if case .memory(let storage) = sound.content { state.arena.free(storage.allocation) }
             state.sounds[slot] = nil
             core.pointee.sounds[slot] = .empty
             state.freeSounds.append(slot)

@@ -18,7 +18,8 @@ extension Mixer {
     /// - Throws: `idNotFound` (sound or bus); `invalidParameter` naming the
     ///   parameter out of range (see ``VoiceParameters``), or `loop` for a
     ///   sound loaded without a loop region; `maxReached` when all voices
-    ///   (or, for a stream, all stream rings) are busy; `commandQueueFull`.
+    ///   (or, for a stream, all stream rings) are busy; `commandQueueFull`;
+    ///   `notInitialized` for a streamed sound after ``shutdown()``.
     ///   Nothing changes when it throws.
     @discardableResult
     public func play(_ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters())
@@ -50,6 +51,10 @@ extension Mixer {
             var opener: AudioSourceOpener?
             var stream: Int32 = -1
             if case .stream(let open) = entry.content {
+                guard !streamer.isStopped else {
+                    state.freeVoices.append(slot)
+                    throw .notInitialized
+                }
                 guard let s = claimStreamSlot() else {
                     state.freeVoices.append(slot)
                     throw .maxReached(
@@ -72,7 +77,7 @@ extension Mixer {
                 throw error
             }
             state.voices[slot] = ControlState.Voice(
-                generation: generation, inUse: true, sound: sound, volume: p.volume, pan: p.pan)
+                generation: generation, inUse: true, sound: sound, volume: p.volume, pan: p.pan, stream: Int(stream))
             let id = VoiceID(slot: UInt32(slot), generation: generation)
             return (id, opener.map { StreamJob(slot: Int(stream), opener: $0, loop: p.loop, voice: id) })
         }
@@ -136,6 +141,23 @@ extension Mixer {
     public func stopAll(fadeOutFrames: Int = 0) throws(SoundEngineError) {
         try Self.check(frames: fadeOutFrames, "fadeOutFrames")
         try control.withLock { _ throws(SoundEngineError) in try push(.stopAll(fadeFrames: Int32(fadeOutFrames))) }
+    }
+
+    /// How far the streaming thread got with a streamed voice's source, or
+    /// `nil` for a voice that is not streamed or has ended. For an engine that
+    /// wants to start music only once it is buffered, and for diagnostics.
+    public func streamProgress(_ voice: VoiceID) -> StreamProgress? {
+        control.withLock { state -> StreamProgress? in
+            guard let slot = try? voiceSlot(voice, in: state), state.voices[slot].stream >= 0 else { return nil }
+            let shared = core.pointee.streams[state.voices[slot].stream].shared
+            // acquiring (all): pair with the streaming thread's releasing stores; a snapshot.
+            let s = shared.pointee.state.load(ordering: .acquiring)
+            let end = shared.pointee.endFrame.load(ordering: .acquiring)
+            let written = shared.pointee.written.load(ordering: .acquiring)
+            return StreamProgress(
+                decodedFrames: end == .max ? written : end, reachedEnd: end != .max,
+                ready: s == StreamState.ready.rawValue)
+        }
     }
 
     /// Whether `voice` has not ended yet (it may still be waiting to start).

@@ -56,11 +56,7 @@ public final class Mixer: @unchecked Sendable {
 
     deinit {
         streamer.stop()
-        control.withLock { state in
-            for case let sound? in state.sounds {
-                if case .memory(let storage) = sound.content { storage.deallocate() }
-            }
-        }
+        control.withLock { $0.arena.removeAll() }
         RenderCore.destroy(core)
     }
 
@@ -143,6 +139,15 @@ public final class Mixer: @unchecked Sendable {
     /// Turns the master soft clip (``MixerConfiguration/limiter``) on or off from the next quantum.
     public func setLimiter(_ enabled: Bool) {
         core.pointee.atomics.pointee.limiter.store(enabled, ordering: .relaxed)  // relaxed: a setting word
+    }
+
+    /// `duration` in frames at the current mix rate (rounded to nearest, ≥ 0):
+    /// for the frame counts the other calls take, e.g.
+    /// `stop(voice, fadeOutFrames: mixer.frames(.milliseconds(200)))`.
+    public func frames(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        let exact = (Double(seconds) + Double(attoseconds) * 1e-18) * Double(outputFormat.sampleRate)
+        return max(0, Int(exact.rounded()))
     }
 
     /// The mixer clock: frames of all quanta rendered so far (the time base of ``VoiceStart/atFrame(_:)``).

@@ -12,6 +12,9 @@ public enum MixerEvent: Sendable, Hashable {
     case streamStarved(VoiceID)
     /// A streamed voice could not open or read its source; it ends.
     case streamFailed(VoiceID, SoundEngineError)
+    /// A bus's meter reading at the end of a metering window, for buses with
+    /// ``Mixer/setBusMeterEvents(_:_:)`` on (the same values ``Mixer/meter(_:)`` returns).
+    case meter(BusID, BusMeter)
     /// The event queue was full and this many render events were lost
     /// (reported once there is room again; also in ``MixerStatistics/eventsDropped``).
     case eventsDropped(Int)

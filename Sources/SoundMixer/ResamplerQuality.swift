@@ -10,6 +10,7 @@ public enum ResamplerQuality: UInt8, Sendable, Hashable, CaseIterable, CustomStr
     /// so pitches above 1 alias as with the others.
     case sinc = 2
 
+    /// The quality's name: "linear", "cubic" or "sinc".
     public var description: String {
         switch self {
         case .linear: "linear"

@@ -15,5 +15,6 @@ public struct SoundID: Hashable, Sendable, CustomStringConvertible {
         self.generation = generation
     }
 
+    /// "sound slot.generation", for logs.
     public var description: String { "sound \(slot).\(generation)" }
 }

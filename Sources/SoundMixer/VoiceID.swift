@@ -14,5 +14,6 @@ public struct VoiceID: Hashable, Sendable, CustomStringConvertible {
         self.generation = generation
     }
 
+    /// "voice slot.generation", for logs.
     public var description: String { "voice \(slot).\(generation)" }
 }

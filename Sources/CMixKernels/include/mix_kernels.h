@@ -65,6 +65,10 @@ typedef struct mk_segment {
     float gain[2];
     /// Added to each gain after every output frame (a linear ramp).
     float gain_step[2];
+    /// Samples another voice will read next (or NULL): the kernel spreads
+    /// cache prefetches for about `frames` samples from each over its loop,
+    /// so memory requests overlap with this segment's arithmetic.
+    const float *prefetch[2];
 } mk_segment;
 
 /// A mix kernel: adds `frames` resampled frames of `segment` into the
@@ -127,8 +131,6 @@ void mk_write_int16(const mk_kernel_table *table, const float *left, const float
 /// Sets `bytes` bytes at `dst` to zero.
 void mk_zero_bytes(void *dst, int64_t bytes) MK_NONBLOCKING;
 
-/// Hints the CPU to start loading `floats` samples from `p` into cache.
-void mk_prefetch(const float *p, int32_t floats) MK_NONBLOCKING;
 
 #ifdef __cplusplus
 }

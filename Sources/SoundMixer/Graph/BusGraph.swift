@@ -13,6 +13,7 @@ struct BusGraph {
         var mutedForBackgroundMusic = false
         /// Ramp of the last change to this bus, in frames.
         var rampFrames = 0
+        var meterEvents = false
     }
 
     private(set) var buses: [Bus]
@@ -78,7 +79,7 @@ struct BusGraph {
             for child in children[bus] { visit(child) }
             entries[count] = PlanEntry(
                 bus: Int32(bus), parent: Int32(buses[bus].parent), gain: gain(bus),
-                rampFrames: Int32(buses[bus].rampFrames))
+                rampFrames: Int32(buses[bus].rampFrames), meterEvents: buses[bus].meterEvents)
             count += 1
         }
         visit(0)

@@ -11,6 +11,8 @@ struct ControlState {
         var sound = SoundID(slot: 0, generation: 0)
         var volume: Float = 1
         var pan: Float = 0
+        /// Stream slot of a streamed voice, else -1.
+        var stream = -1
     }
 
     struct Sound {
@@ -34,6 +36,8 @@ struct ControlState {
     /// Slots being unloaded, freed once the render thread releases them.
     var retiredSounds: [Int] = []
     var graph: BusGraph
+    /// The memory of in-memory sounds.
+    var arena = SoundArena()
     /// The plan buffer the control side writes next (triple buffer).
     var backPlan = 2
 

@@ -1,20 +1,23 @@
 import SoundCore
 
 /// The real-time layout of an in-memory sound: planar float32 with guard
-/// samples (see ``SoundBody``), in one allocation the control side owns and
-/// frees once the render thread has released the sound.
+/// samples (see ``SoundBody``), in one ``SoundArena`` allocation the control
+/// side frees once the render thread has released the sound.
 struct SoundStorage: @unchecked Sendable {
     // @unchecked: the memory is written once, before the first command naming the sound, and freed once, by the control side after the render thread released it.
-    /// The allocation (freed with `deallocate()`).
-    let memory: UnsafeMutablePointer<Float>
+    /// Where the samples are.
+    let allocation: SoundArena.Allocation
     /// The render thread's view.
     let body: SoundBody
     /// Bytes held.
     let bytes: Int
 
-    /// Copies `audio` into the layout. Throws `invalidParameter` for an
-    /// empty sound, a rate out of range or a bad loop region.
-    init(_ audio: DecodedAudio, name: String, loop: LoopRegion?) throws(SoundEngineError) {
+    /// Copies `audio` into the layout, in memory from `allocate` (called once
+    /// with a byte count). Throws `invalidParameter` for an empty sound, a
+    /// rate out of range or a bad loop region (before allocating).
+    init(
+        _ audio: DecodedAudio, name: String, loop: LoopRegion?, allocate: (Int) -> SoundArena.Allocation
+    ) throws(SoundEngineError) {
         let frames = audio.frameCount
         guard frames > 0, frames < Int(Int32.max) else {
             throw .invalidParameter("sound '\(name)' has \(frames) frames; it needs 1…\(Int32.max - 1)")
@@ -41,9 +44,10 @@ struct SoundStorage: @unchecked Sendable {
         let loopLength = loopEnd - loopStart
         let loopStride = inner ? loopLength + 2 * g : 0
         let total = planes * (planeStride + loopStride)
-        memory = .allocate(capacity: total)
-        memory.initialize(repeating: 0, count: total)
         bytes = total * MemoryLayout<Float>.stride
+        allocation = allocate(bytes)
+        let memory = allocation.memory.bindMemory(to: Float.self, capacity: total)
+        memory.initialize(repeating: 0, count: total)
 
         let plane0 = memory + g
         let plane1 = planes == 2 ? plane0 + planeStride : nil
@@ -84,6 +88,4 @@ struct SoundStorage: @unchecked Sendable {
         body.sampleRate = Double(audio.sampleRate)
         self.body = body
     }
-
-    func deallocate() { memory.deallocate() }
 }

@@ -82,9 +82,4 @@ extension RenderCore {
     func zero(_ destination: UnsafeMutableRawPointer, bytes: Int) {
         _unsafePerformance { mk_zero_bytes(destination, Int64(bytes)) }
     }
-
-    @_noLocks @inline(__always)
-    func prefetch(_ pointer: UnsafePointer<Float>, floats: Int) {
-        _unsafePerformance { mk_prefetch(pointer, Int32(truncatingIfNeeded: floats)) }
-    }
 }

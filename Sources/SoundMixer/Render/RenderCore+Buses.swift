@@ -40,7 +40,7 @@ extension RenderCore {
             if !state.pointee.dirty {
                 if !isMaster {
                     state.pointee.gain.advance(quantum)
-                    meter(bus, nil, nil)
+                    meter(bus, nil, nil, events: entry.meterEvents)
                     continue
                 }
                 clear(left, right, quantum)
@@ -51,9 +51,9 @@ extension RenderCore {
                 applyRamp(&masterGain, left, right)
                 // relaxed: load a setting word.
                 if shared.pointee.limiter.load(ordering: .relaxed) { softClip(left, right, quantum) }
-                meter(bus, left, right)
+                meter(bus, left, right, events: entry.meterEvents)
             } else {
-                meter(bus, left, right)
+                meter(bus, left, right, events: entry.meterEvents)
                 let parent = Int(entry.parent)
                 let (parentLeft, parentRight) = busPlanes(parent)
                 if !busStates[parent].dirty {
@@ -83,9 +83,10 @@ extension RenderCore {
     }
 
     /// Adds one quantum of the bus's output (or silence, `nil`) to its meter
-    /// window and publishes the window's reading when it completes.
+    /// window and publishes the window's reading when it completes (and posts
+    /// it as an event when `events`).
     @_noLocks
-    func meter(_ bus: Int, _ left: UnsafePointer<Float>?, _ right: UnsafePointer<Float>?) {
+    mutating func meter(_ bus: Int, _ left: UnsafePointer<Float>?, _ right: UnsafePointer<Float>?, events: Bool) {
         let state = busStates + bus
         if let left, let right {
             measure(left, right, quantum, peak: &state.pointee.peak, sumSquares: &state.pointee.sumSquares)
@@ -96,6 +97,9 @@ extension RenderCore {
         // relaxed: one self-contained word (peak bits, mean-square bits).
         meters[bus].store(
             UInt64(state.pointee.peak.bitPattern) &<< 32 | UInt64(meanSquare.bitPattern), ordering: .relaxed)
+        if events {
+            post(RenderEvent(kind: .meter, count: bus, peak: state.pointee.peak, meanSquare: meanSquare))
+        }
         state.pointee.peak = 0
         state.pointee.sumSquares = 0
         state.pointee.windowQuanta = 0

@@ -28,6 +28,20 @@ extension RenderCore {
         return renderFrames(voice, from: offset)
     }
 
+    /// Arranges for the kernels mixing the next voice to prefetch the voice
+    /// in `slot` as they go (`mk_segment.prefetch`).
+    @_noLocks
+    mutating func spreadPrefetch(_ slot: Int) {
+        let v = voices[slot]
+        prefetch0 = nil
+        prefetch1 = nil
+        guard v.phase == .playing, v.stream < 0, let plane0 = v.body.plane0, !v.inLoopBody else { return }
+        let k = Int(v.position &>> 32)
+        guard v.body.frames - k > quantum * 2 else { return }
+        prefetch0 = UnsafePointer(plane0 + k)
+        if let plane1 = v.body.plane1 { prefetch1 = UnsafePointer(plane1 + k) }
+    }
+
     /// Checks a waiting stream; `true` once it is ready and the voice is scheduled.
     @_noLocks
     mutating func streamBecameReady(_ voice: UnsafeMutablePointer<RenderVoice>) -> Bool {
@@ -111,7 +125,7 @@ extension RenderCore {
     /// Mixes `run` from an in-memory sound; `true` when the sound ended
     /// (a voice that does not loop passed its last frame).
     @_noLocks
-    func mixSound(_ voice: UnsafeMutablePointer<RenderVoice>, _ run: inout VoiceRun) -> Bool {
+    mutating func mixSound(_ voice: UnsafeMutablePointer<RenderVoice>, _ run: inout VoiceRun) -> Bool {
         let body = voice.pointee.body
         let looping = voice.pointee.looping
         var position = voice.pointee.position
@@ -215,7 +229,7 @@ extension RenderCore {
 
     /// Calls the kernel for `frames` frames of `run` starting `done` frames in.
     @inline(__always)
-    func mixRun(
+    mutating func mixRun(
         _ run: inout VoiceRun, _ plane0: UnsafePointer<Float>, _ plane1: UnsafePointer<Float>?, _ fraction: UInt64,
         _ done: Int, _ frames: Int, _ quality: UInt8
     ) {
@@ -223,7 +237,9 @@ extension RenderCore {
         var segment = mk_segment(
             source: (plane0, plane1), position: fraction, step: run.step,
             gain: (run.gainLeft + run.stepLeft * d, run.gainRight + run.stepRight * d),
-            gain_step: (run.stepLeft, run.stepRight))
+            gain_step: (run.stepLeft, run.stepRight), prefetch: (prefetch0, prefetch1))
+        prefetch0 = nil
+        prefetch1 = nil
         mix(quality, &segment, run.left + done, run.right + done, frames)
     }
 }

@@ -75,6 +75,10 @@ struct RenderCore {
     var engineRate: Double
     /// Render events lost to a full event ring, not yet reported.
     var unreportedDrops = 0
+    /// Samples the voice after next will read: the kernels prefetch them
+    /// while mixing (see `mk_segment.prefetch`); taken by the first run.
+    var prefetch0: UnsafePointer<Float>?
+    var prefetch1: UnsafePointer<Float>?
 
     /// Left and right planes of bus `bus`.
     @_noLocks @inline(__always)
@@ -125,7 +129,7 @@ extension RenderCore {
                 soundUnloading: table(c.maxSounds, UInt32(0)), soundReleased: atomics(c.maxSounds),
                 streams: streams, maxStreams: c.maxStreams,
                 busBuffers: busBuffers, busStates: table(c.maxBuses, RenderBusState()), meters: meters,
-                planEntries: table(3 * c.maxBuses, PlanEntry(bus: 0, parent: -1, gain: 1, rampFrames: 0)),
+                planEntries: table(3 * c.maxBuses, PlanEntry(bus: 0, parent: -1, gain: 1, rampFrames: 0, meterEvents: false)),
                 planCounts: table(3, 1),
                 carryOffset: c.quantumFrames, engineRate: Double(c.sampleRate)))
         return core

@@ -28,7 +28,7 @@ extension RenderCore {
             zero(destination, bytes: frames * bytesPerFrame)
             return
         }
-        shared.pointee.renderCalls.wrappingAdd(1, ordering: .relaxed)
+        shared.pointee.renderCalls.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
         engineRate = Double(format.sampleRate)
         var done = 0
         while done < frames {
@@ -53,6 +53,10 @@ extension RenderCore {
         takePublishedPlan()
         var i = 0
         while i < activeCount {
+            // Have the kernels load the samples of the voice after next while
+            // they mix this one: at large voice counts the mix waits on
+            // memory, not arithmetic.
+            if i + 2 < activeCount { spreadPrefetch(Int(active[i + 2])) }
             if renderVoice(Int(active[i])) {
                 i += 1
             }  // else the voice ended and the last active voice moved into index i

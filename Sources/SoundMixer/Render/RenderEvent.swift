@@ -5,6 +5,7 @@ struct RenderEvent: BitwiseCopyable {
         case voiceEnded
         case streamStarved
         case eventsDropped
+        case meter
     }
 
     var kind: Kind
@@ -12,13 +13,16 @@ struct RenderEvent: BitwiseCopyable {
     var voiceGeneration: UInt32 = 0
     var soundSlot: UInt32 = 0
     var soundGeneration: UInt32 = 0
-    /// For `eventsDropped`: how many.
+    /// For `eventsDropped`: how many; for `meter`: the bus.
     var count: Int = 0
+    /// For `meter`: peak and mean square of the window.
+    var peak: Float = 0
+    var meanSquare: Float = 0
 
     @_noLocks
     init(
         kind: Kind, voiceSlot: UInt32 = 0, voiceGeneration: UInt32 = 0, soundSlot: UInt32 = 0,
-        soundGeneration: UInt32 = 0, count: Int = 0
+        soundGeneration: UInt32 = 0, count: Int = 0, peak: Float = 0, meanSquare: Float = 0
     ) {
         self.kind = kind
         self.voiceSlot = voiceSlot
@@ -26,5 +30,7 @@ struct RenderEvent: BitwiseCopyable {
         self.soundSlot = soundSlot
         self.soundGeneration = soundGeneration
         self.count = count
+        self.peak = peak
+        self.meanSquare = meanSquare
     }
 }

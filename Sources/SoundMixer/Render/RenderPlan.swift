@@ -12,6 +12,8 @@ struct PlanEntry: BitwiseCopyable {
     var gain: Float
     /// Frames over which the bus ramps to `gain` when it changed.
     var rampFrames: Int32
+    /// Post a ``MixerEvent/meter(_:_:)`` event at the end of each meter window.
+    var meterEvents: Bool
 }
 
 /// The render thread's running state of one bus.

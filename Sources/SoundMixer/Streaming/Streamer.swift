@@ -38,14 +38,16 @@ final class Streamer: @unchecked Sendable {
         self.core = core
     }
 
-    /// Hands `job` to the thread, starting it if needed.
+    /// Whether ``stop()`` was called: streamed voices can no longer start.
+    var isStopped: Bool { state.withLock { $0.stopping } }
+
+    /// Hands `job` to the thread, starting it if needed (under the lock, so
+    /// that a concurrent `stop()` always finds the thread to join).
     func submit(_ job: StreamJob) {
-        let start = state.withLock { s -> Bool in
+        state.withLock { s in
             s.jobs.append(job)
-            defer { s.started = true }
-            return !s.started && !s.stopping
-        }
-        if start {
+            guard !s.started && !s.stopping else { return }
+            s.started = true
             var thread = pthread_t()
             let context = Unmanaged.passRetained(self).toOpaque()
             let result = pthread_create(
@@ -56,7 +58,7 @@ final class Streamer: @unchecked Sendable {
                     return nil
                 }, context)
             precondition(result == 0, "the mixer could not start its streaming thread (pthread_create \(result))")
-            state.withLock { $0.thread = thread }
+            s.thread = thread
         }
         wakeup.signal()
     }
@@ -175,15 +177,22 @@ final class Streamer: @unchecked Sendable {
             fail(stream, error)
             return false
         }
-        if !stream.primed {
-            stream.primed = true
-            // releasing: publishes the format and pre-filled frames to the render
-            // thread's acquiring load; fails if the voice was stopped meanwhile.
-            _ = shared.pointee.state.compareExchange(
-                expected: StreamState.claimed.rawValue, desired: StreamState.ready.rawValue,
-                ordering: .acquiringAndReleasing)
-        }
+        prime(stream, ring)
         return false
+    }
+
+    /// Hands the stream to the render thread once half its ring (or all of a
+    /// short source) is decoded.
+    private func prime(_ stream: Active, _ ring: StreamRing) {
+        guard !stream.primed, stream.source != nil || stream.ended else { return }
+        // relaxed: only this thread writes `written`.
+        guard stream.ended || ring.shared.pointee.written.load(ordering: .relaxed) >= ring.capacity / 2 else { return }
+        stream.primed = true
+        // releasing: publishes the format and pre-filled frames to the render
+        // thread's acquiring load; fails if the voice was stopped meanwhile.
+        _ = ring.shared.pointee.state.compareExchange(
+            expected: StreamState.claimed.rawValue, desired: StreamState.ready.rawValue,
+            ordering: .acquiringAndReleasing)
     }
 
     /// Decodes until the ring is full or the source ended.
@@ -215,6 +224,7 @@ final class Streamer: @unchecked Sendable {
             written += got
             // releasing: pairs with the render thread's acquiring load; publishes the frames above.
             shared.pointee.written.store(written, ordering: .releasing)
+            prime(stream, ring)
             if got < wanted {
                 if stream.loop && !rewound {
                     try source.seek(toFrame: 0)
@@ -242,5 +252,6 @@ final class Streamer: @unchecked Sendable {
         shared.pointee.written.store(end + g, ordering: .releasing)
         shared.pointee.endFrame.store(end, ordering: .releasing)
         stream.ended = true
+        prime(stream, ring)
     }
 }

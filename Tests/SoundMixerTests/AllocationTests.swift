@@ -1,0 +1,74 @@
+import CAllocationCounter
+import Foundation
+import SoundCore
+import SoundMixer
+import Synchronization
+import Testing
+
+@Suite("Real-time safety")
+struct AllocationTests {
+    /// Drives the real render entry from a thread of its own, with the
+    /// allocation counter armed only there, for thousands of quanta while
+    /// this thread starts, changes and stops voices (in memory and streamed),
+    /// edits buses and drains events: the render thread must not allocate or
+    /// free once.
+    @Test("the render thread makes no heap calls while voices start, stop and stream")
+    func noAllocationsOnTheRenderThread() throws {
+        #expect(se_alloc_counter_self_test() == 1, "the allocation counter must see allocations for a zero to mean anything")
+        let mixer = try makeMixer {
+            $0.maxVoices = 48
+            $0.maxStreams = 4
+            $0.streamBufferFrames = 4096
+            $0.limiter = true
+        }
+        try mixer.setOutputFormat(StreamFormat(sampleRate: 48_000, channelCount: 2, sampleFormat: .int16))
+        let shortSound = try mixer.loadSound(sine(frequency: 300, frames: 2000), name: "short", loop: nil)
+        let loopSound = try mixer.loadSound(
+            DecodedAudio(sampleRate: 44_100, channelCount: 2, samples: (0..<8820).map { Float(sin(Double($0) * 0.02)) }),
+            name: "loop", loop: LoopRegion(start: 1000, end: 4000))
+        let stream = try mixer.loadStream(name: "music") { MemorySource(sine(frequency: 220, rate: 32_000, frames: 64_000)) }
+        let bus = try mixer.createBus(name: "sfx")
+
+        let quantaToRender = 6000
+        let rendered = Atomic<Int>(0)
+        let rounds = Atomic<Int>(0)
+        let renderer = Thread {
+            let bytes = UnsafeMutableRawPointer.allocate(byteCount: 4 * 1024 * 2, alignment: 16)
+            let entry = mixer.renderEntry
+            se_alloc_counter_arm()
+            for i in 0..<quantaToRender {
+                entry(bytes, frames: 200 + (i % 3) * 56)  // uneven calls: the carry-over path too
+                rendered.add(1, ordering: .relaxed)
+                // Keep pace with the control thread so commands arrive all along.
+                while rounds.load(ordering: .relaxed) < i / 4 { sched_yield() }
+            }
+            se_alloc_counter_disarm()
+            bytes.deallocate()
+        }
+        se_alloc_counter_reset()
+        renderer.start()
+        var voices: [VoiceID] = []
+        var round = 0
+        while rendered.load(ordering: .relaxed) < quantaToRender {
+            round += 1
+            switch round % 6 {
+            case 0: if let v = try? mixer.play(shortSound, on: bus, VoiceParameters(pitch: 1.3)) { voices.append(v) }
+            case 1: if let v = try? mixer.play(loopSound, VoiceParameters(pitch: 0.8, loop: true, quality: .sinc)) { voices.append(v) }
+            case 2: if let v = try? mixer.play(stream, VoiceParameters(loop: true, quality: .cubic)) { voices.append(v) }
+            case 3: if let v = voices.popLast() { try? mixer.stop(v, fadeOutFrames: 300) }
+            case 4: try? mixer.setBusVolume(bus, Float(round % 4) / 3, rampFrames: 500)
+            default: if let v = voices.last { try? mixer.setPan(v, Float(round % 3) - 1) }
+            }
+            mixer.drainEvents { _ in }
+            rounds.add(1, ordering: .relaxed)
+            sched_yield()
+        }
+        while !renderer.isFinished { sched_yield() }
+        #expect(se_alloc_counter_armings() == 1)
+        #expect(se_alloc_counter_allocations() == 0)
+        #expect(se_alloc_counter_frees() == 0)
+        let s = mixer.statistics
+        #expect(s.quantaRendered > 4000 && s.commandsProcessed > 500)
+        mixer.shutdown()
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import SoundCore
+import SoundMixer
+import Testing
+
+@Suite("Resampling and looping")
+struct ResamplingTests {
+    @Test("a looped sine keeps its frequency under pitch and has no step at the loop point", arguments: [
+        (0.5, ResamplerQuality.linear), (1, .linear), (2, .linear), (0.5, .cubic), (2, .cubic), (0.5, .sinc), (2, .sinc),
+    ])
+    func pitchedLoop(pitch: Double, quality: ResamplerQuality) throws {
+        let mixer = try makeMixer()
+        // 480 frames = exactly 10 periods of 1 kHz: a seamless loop.
+        let sound = try mixer.loadSound(sine(frequency: 1000, frames: 480, amplitude: 0.5), name: "sine")
+        try mixer.play(sound, VoiceParameters(pan: -1, pitch: pitch, loop: true, quality: quality))
+        let out = render(mixer, frames: 9600).left
+        let expected = 1000 * pitch
+        let measured = zeroCrossingFrequency(out[256...])
+        #expect(abs(measured / expected - 1) < 0.002, "measured \(measured) Hz, expected \(expected)")
+        // The largest step a 0.5-amplitude sine of this frequency can make, plus 2 %.
+        let limit = Float(0.5 * 2 * Double.pi * expected / 48_000 * 1.02)
+        #expect(maxStep(out[...]) <= limit)
+        #expect(abs(rms(out[256...]) - 0.5 / 2.0.squareRoot()) < 0.01)
+    }
+
+    @Test("a source at another rate plays at its own pitch")
+    func otherSourceRate() throws {
+        let mixer = try makeMixer()
+        let sound = try mixer.loadSound(sine(frequency: 1000, rate: 24_000, frames: 240), name: "24k")
+        try mixer.play(sound, VoiceParameters(loop: true))
+        let measured = zeroCrossingFrequency(render(mixer, frames: 9600).left[...])
+        #expect(abs(measured - 1000) < 2)
+    }
+
+    @Test("an inner loop region repeats without a step")
+    func innerLoopRegion() throws {
+        let mixer = try makeMixer()
+        // Silence, then 20 periods of 1 kHz at frames 1000..<1960 as the loop, then silence again.
+        var samples = [Float](repeating: 0, count: 3000)
+        for i in 1000..<1960 {
+            let phase: Double = 2 * Double.pi * 1000 * Double(i - 1000) / 48_000
+            samples[i] = 0.5 * Float(sin(phase))
+        }
+        let audio = DecodedAudio(sampleRate: 48_000, channelCount: 1, samples: samples)
+        let sound = try mixer.loadSound(audio, name: "region", loop: LoopRegion(start: 1000, end: 1960))
+        try mixer.play(sound, VoiceParameters(pan: -1, pitch: 1.5, loop: true, quality: .cubic))
+        let out = render(mixer, frames: 12_000).left
+        #expect(maxStep(out[...]) <= Float(0.5 * 2 * Double.pi * 1500 / 48_000 * 1.03))
+        #expect(abs(zeroCrossingFrequency(out[1000...]) - 1500) < 3)
+        #expect(abs(rms(out[1000...]) - 0.5 / 2.0.squareRoot()) < 0.01)
+    }
+
+    @Test("better interpolation is closer to the ideal signal")
+    func qualityOrdering() throws {
+        func error(_ quality: ResamplerQuality) throws -> Double {
+            let mixer = try makeMixer()
+            let sound = try mixer.loadSound(sine(frequency: 6000, frames: 48, amplitude: 0.5), name: "6k")
+            try mixer.play(sound, VoiceParameters(pan: -1, pitch: 0.73, loop: true, quality: quality))
+            let out = render(mixer, frames: 4800).left
+            var e = 0.0
+            for t in 1000..<4800 {
+                let phase: Double = 2 * Double.pi * 6000 * 0.73 * Double(t) / 48_000
+                let ideal = 0.5 * sin(phase)
+                e += (Double(out[t]) - ideal) * (Double(out[t]) - ideal)
+            }
+            return (e / 3800).squareRoot()
+        }
+        let linear = try error(.linear), cubic = try error(.cubic), sinc = try error(.sinc)
+        #expect(cubic < linear)
+        #expect(sinc < cubic)
+        #expect(sinc < 0.005)
+    }
+
+    @Test("the portable and the vector kernels agree", arguments: [0.61, 0.95, 1.0, 1.07, 1.6, 3.3], ResamplerQuality.allCases)
+    func kernelSetsAgree(pitch: Double, quality: ResamplerQuality) throws {
+        func run(_ kernels: KernelSelection) throws -> [Float] {
+            let mixer = try makeMixer { $0.kernels = kernels }
+            let sound = try mixer.loadSound(sine(frequency: 440, frames: 4800, amplitude: 0.7), name: "s")
+            let stereo = try mixer.loadSound(
+                DecodedAudio(sampleRate: 44_100, channelCount: 2, samples: (0..<8000).map { Float(sin(Double($0) * 0.01)) }),
+                name: "st")
+            try mixer.play(sound, VoiceParameters(volume: 0.8, pan: 0.3, pitch: pitch, loop: true, quality: quality))
+            let v = try mixer.play(stereo, VoiceParameters(pitch: pitch, loop: true, fadeInFrames: 700, quality: quality))
+            var out = render(mixer, frames: 3000, block: 333).left
+            try mixer.setVolume(v, 0.2, rampFrames: 1000)
+            out += render(mixer, frames: 3000, block: 333).right
+            return out
+        }
+        let a = try run(.automatic), p = try run(.portable)
+        #expect(zip(a, p).map { abs($0 - $1) }.max()! < 1e-5)
+    }
+}

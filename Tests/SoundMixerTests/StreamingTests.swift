@@ -1,0 +1,86 @@
+import Foundation
+import SoundCore
+import SoundMixer
+import Testing
+
+@Suite("Streaming")
+struct StreamingTests {
+    @Test("a streamed source renders like the same audio in memory", arguments: [1.0, 0.77, 1.31])
+    func streamEqualsMemory(pitch: Double) throws {
+        let audio = DecodedAudio(
+            sampleRate: 44_100, channelCount: 2,
+            samples: (0..<(2 * 20_000)).map { i -> Float in Float(sin(Double(i) * 0.0123)) * (i % 2 == 0 ? 0.5 : 0.3) })
+        let reference: [Float]
+        do {
+            let mixer = try makeMixer()
+            try mixer.play(try mixer.loadSound(audio, name: "memory", loop: nil), VoiceParameters(pitch: pitch))
+            reference = render(mixer, frames: 48_000).left
+        }
+        let mixer = try makeMixer()
+        let stream = try mixer.loadStream(name: "stream") { MemorySource(audio) }
+        let voice = try mixer.play(stream, VoiceParameters(pitch: pitch))
+        // The whole sound fits the ring: wait until it is decoded, then the
+        // voice starts at the next quantum; compare sample for sample.
+        #expect(waitUntil { mixer.streamProgress(voice)?.reachedEnd == true })
+        #expect(mixer.streamProgress(voice) == StreamProgress(decodedFrames: 20_000, reachedEnd: true, ready: true))
+        let streamed = render(mixer, frames: 48_000).left
+        #expect(zip(streamed, reference).map { abs($0 - $1) }.max()! < 1e-6)
+        #expect(!mixer.isActive(voice) && mixer.statistics.starvations == 0)
+        mixer.shutdown()
+    }
+
+    @Test("a stream longer than its ring loops through it with the decoder keeping up")
+    func ringWrapsAndLoops() throws {
+        let audio = sine(frequency: 1000, frames: 4800, amplitude: 0.5)
+        let mixer = try makeMixer { $0.streamBufferFrames = 1024 }
+        let source = MemorySource(audio)
+        let stream = try mixer.loadStream(name: "loop") { source }
+        let voice = try mixer.play(stream, VoiceParameters(pan: -1, loop: true))
+        var out: [Float] = []
+        #expect(waitUntil { out += render(mixer, frames: 256).left; return out.contains { $0 != 0 } })
+        let start = out.firstIndex { $0 != 0 }! - 1
+        for _ in 0..<100 {
+            // Wait until the decoder has topped the ring up again, as it would have in real time.
+            let playedSoFar = out.count - start
+            #expect(waitUntil { (mixer.streamProgress(voice)?.decodedFrames ?? 0) >= playedSoFar + 700 })
+            out += render(mixer, frames: 256).left
+        }
+        let played = out[start...]
+        #expect(mixer.statistics.starvations == 0)
+        #expect(maxStep(played) <= Float(0.5 * 2 * Double.pi * 1000 / 48_000 * 1.02))
+        #expect(abs(zeroCrossingFrequency(played) - 1000) < 1)
+        mixer.shutdown()
+    }
+
+    @Test("a starved stream plays silence, reports it once and resumes")
+    func starvation() throws {
+        let mixer = try makeMixer { $0.streamBufferFrames = 2048 }
+        let source = MemorySource(constant(0.5, frames: 100_000), gate: 3000)
+        let stream = try mixer.loadStream(name: "slow") { source }
+        let voice = try mixer.play(stream, VoiceParameters(pan: -1))
+        var out: [Float] = []
+        #expect(waitUntil { out += render(mixer, frames: 256).left; return out.contains { $0 != 0 } })
+        out += render(mixer, frames: 8192).left  // far more than the 3000 frames decoded
+        #expect(mixer.statistics.starvations == 1)
+        #expect(out.suffix(1000).allSatisfy { $0 == 0 })
+        #expect(events(mixer) == [.streamStarved(voice)])
+        source.open(gateAt: .max)
+        #expect(waitUntil { out = render(mixer, frames: 256).left; return out.last == 0.5 })
+        #expect(mixer.isActive(voice))
+        mixer.shutdown()
+    }
+
+    @Test("a source that cannot open ends its voice with the error")
+    func failedOpen() throws {
+        let mixer = try makeMixer()
+        let stream = try mixer.loadStream(name: "missing") { () throws(SoundEngineError) -> any AudioFrameSource in
+            throw .fileNotFound("nope.ogg")
+        }
+        let voice = try mixer.play(stream)
+        var seen: [MixerEvent] = []
+        #expect(waitUntil { _ = render(mixer, frames: 256); seen += events(mixer); return seen.count == 2 })
+        #expect(seen.contains(.streamFailed(voice, .fileNotFound("nope.ogg"))))
+        #expect(seen.contains { if case .voiceEnded(voice, stream) = $0 { true } else { false } })
+        mixer.shutdown()
+    }
+}
