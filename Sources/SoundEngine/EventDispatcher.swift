@@ -61,7 +61,7 @@ final class EventDispatcher: @unchecked Sendable {
         let context = Unmanaged.passRetained(self).toOpaque()
         let result = pthread_create(&thread, nil, { raw in
             let dispatcher = Unmanaged<EventDispatcher>.fromOpaque(raw!).takeRetainedValue()
-            nameCurrentThread("SoundEngine-evt")
+            CurrentThread.setName("SoundEngine-evt")
             dispatcher.run()
             return nil
         }, context)
@@ -158,10 +158,3 @@ final class EventDispatcher: @unchecked Sendable {
     }
 }
 
-/// Names the calling thread as `ps` and debuggers show it (at most 15 bytes),
-/// through /proc/thread-self/comm: pthread_setname_np is not visible from Swift.
-private func nameCurrentThread(_ name: String) {
-    guard let file = fopen("/proc/thread-self/comm", "w") else { return }
-    fputs(name, file)
-    fclose(file)
-}

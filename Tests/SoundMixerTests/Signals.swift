@@ -93,7 +93,7 @@ final class MemorySource: AudioFrameSource, @unchecked Sendable {
     // @unchecked: `samples` and `format` are immutable; `state` is a Mutex.
     let samples: [Float]
     let format: SourceFormat
-    private let state = Mutex((position: 0, gate: Int.max))
+    private let state = Mutex((position: 0, gate: Int.max, waiting: false))
 
     init(_ audio: DecodedAudio, gate: Int = .max) {
         samples = audio.samples
@@ -103,15 +103,24 @@ final class MemorySource: AudioFrameSource, @unchecked Sendable {
 
     func open(gateAt frame: Int) { state.withLock { $0.gate = frame } }
 
+    /// Whether the reader is blocked at the gate: it has read all it can.
+    var isWaitingAtGate: Bool { state.withLock { $0.waiting } }
+
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(SoundEngineError) -> Int {
         let channels = format.channelCount
-        while true {  // a gated read waits for the test to raise the gate, as slow I/O would
-            let blocked = state.withLock { $0.position >= $0.gate }
+        // A read the gate would cut short waits until the test raises the
+        // gate, as slow I/O would: a short read means the end of the data
+        // (AudioFrameSource's contract), so the gate must never cause one.
+        while true {
+            let blocked = state.withLock { s in
+                s.waiting = s.position + min(frames, samples.count / channels - s.position) > s.gate
+                return s.waiting
+            }
             if !blocked { break }
             sched_yield()
         }
         return state.withLock { s in
-            let available = min(frames, samples.count / channels - s.position, s.gate - s.position)
+            let available = min(frames, samples.count / channels - s.position)
             for i in 0..<(available * channels) { buffer[i] = samples[s.position * channels + i] }
             s.position += available
             return available

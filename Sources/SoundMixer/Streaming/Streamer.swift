@@ -54,6 +54,7 @@ final class Streamer: @unchecked Sendable {
                 &thread, nil,
                 { context in
                     let streamer = Unmanaged<Streamer>.fromOpaque(context!).takeRetainedValue()
+                    CurrentThread.setName("SoundEngine-str")
                     streamer.run()
                     return nil
                 }, context)
