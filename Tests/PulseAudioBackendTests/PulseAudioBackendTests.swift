@@ -195,12 +195,8 @@ func configuration(_ server: PrivateSoundServer, role: String = "game") -> Backe
         defer { backend.close() }
         let before = (se_alloc_counter_allocations(), se_alloc_counter_frees(), backend.statistics.renderCalls)
         try backend.setPaused(false)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while backend.statistics.renderCalls < before.2 + 300 && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.01)  // polling a counter toward a deadline, not a timing assertion
-        }
+        #expect(waitUntil(seconds: 10) { backend.statistics.renderCalls >= before.2 + 300 })
         try backend.setPaused(true)
-        #expect(backend.statistics.renderCalls >= before.2 + 300)
         #expect(se_alloc_counter_allocations() == before.0)
         #expect(se_alloc_counter_frees() == before.1)
     }

@@ -24,12 +24,9 @@ import Testing
     }
 
     @Test func toneReachesTheSinkAtThePredictedLevelAndStopIsSilence() throws {
-        let server = try PrivateSoundServer()
-        defer { server.stop() }
-        let engine = try SoundEngineInstance(InitSettings(), platform(server))
-        defer { engine.terminate() }
-        let recorder = try server.record()
-        defer { recorder.stop() }
+        let live = try LiveEngine()
+        defer { live.stop() }
+        let (engine, recorder) = (live.engine, live.recorder)
         let sound = try engine.loadSound(sine(amplitude: 0.5), name: "sine")
         let voice = try engine.play(sound, VoiceParameters(volume: 0.5, loop: true))
         // 0.5 amplitude × 0.5 volume × cos(π/4) centre pan, RMS of a sine = peak/√2.
@@ -43,12 +40,9 @@ import Testing
     }
 
     @Test func aSoundFileFromDiskPlays() throws {
-        let server = try PrivateSoundServer()
-        defer { server.stop() }
-        let engine = try SoundEngineInstance(InitSettings(), platform(server))
-        defer { engine.terminate() }
-        let recorder = try server.record()
-        defer { recorder.stop() }
+        let live = try LiveEngine()
+        defer { live.stop() }
+        let (engine, recorder) = (live.engine, live.recorder)
         let chime = PrivateSoundServer.repositoryRoot + "/Examples/IntegrationDemo/Resources/chime.ogg"
         for streaming in [false, true] {
             let voice = try engine.play(try engine.loadSound(path: chime, streaming: streaming))
@@ -59,12 +53,9 @@ import Testing
     }
 
     @Test func missingAndCorruptFilesAreRefusedAndTheEngineKeepsPlaying() throws {
-        let server = try PrivateSoundServer()
-        defer { server.stop() }
-        let engine = try SoundEngineInstance(InitSettings(), platform(server))
-        defer { engine.terminate() }
-        let recorder = try server.record()
-        defer { recorder.stop() }
+        let live = try LiveEngine()
+        defer { live.stop() }
+        let (engine, recorder) = (live.engine, live.recorder)
         try engine.play(try engine.loadSound(sine(amplitude: 0.4), name: "bed"), VoiceParameters(loop: true))
         let before = recorder.waitForLevel { $0.allSatisfy { $0 > 0.15 } }
         #expect(before.met)
@@ -89,11 +80,10 @@ import Testing
 
     @Test func renderPathAllocatesNothingWhileVoicesStartAndStop() throws {
         #expect(se_alloc_counter_self_test() == 1, "malloc interposition inactive: a zero would prove nothing")
-        let server = try PrivateSoundServer()
-        defer { server.stop() }
         let backend = AllocationCountingBackend()
-        let engine = try SoundEngineInstance(InitSettings(), platform(server), backend: backend)
-        defer { engine.terminate() }
+        let live = try LiveEngine(backend: backend)
+        defer { live.stop() }
+        let engine = live.engine
         let sounds = try (0..<4).map { i in try engine.loadSound(sine(frequency: 200 + 100 * Double(i), seconds: 0.05), name: "s\(i)") }
         let music = try engine.loadSound(path: PrivateSoundServer.repositoryRoot + "/Examples/IntegrationDemo/Resources/chime.ogg", streaming: true)
         let bus = try engine.createBus(name: "sfx")
@@ -104,7 +94,9 @@ import Testing
             voices.append(try engine.play(sounds[round % 4], on: round % 2 == 0 ? bus : .master, VoiceParameters(volume: 0.2, pan: Float(round % 3) - 1)))
             if voices.count > 8 { try? engine.stop(voices.removeFirst()) }
             try engine.setBusVolume(bus, Float(round % 5) / 5)
-            Thread.sleep(forTimeInterval: 0.01)  // paces the game thread like frames; not a timing assertion
+            // Like a game frame: the next commands go in after the render thread has run again.
+            let calls = backend.statistics.renderCalls
+            #expect(eventually { backend.statistics.renderCalls > calls })
         }
         #expect(eventually { backend.statistics.renderCalls > start.2 + 200 })
         try engine.suspend()
@@ -113,13 +105,10 @@ import Testing
     }
 
     @Test func suspendCorksWakeupResumesAndEventsReportBoth() async throws {
-        let server = try PrivateSoundServer()
-        defer { server.stop() }
-        let engine = try SoundEngineInstance(InitSettings(), platform(server))
-        defer { engine.terminate() }
+        let live = try LiveEngine()
+        defer { live.stop() }
+        let (server, engine, recorder) = (live.server, live.engine, live.recorder)
         let events = engine.events()
-        let recorder = try server.record()
-        defer { recorder.stop() }
         try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), VoiceParameters(loop: true))
         #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met)
         try engine.suspend()
@@ -138,12 +127,9 @@ import Testing
     }
 
     @Test func renderAnywayKeepsTheStreamRunningButSilent() throws {
-        let server = try PrivateSoundServer()
-        defer { server.stop() }
-        let engine = try SoundEngineInstance(InitSettings(), platform(server))
-        defer { engine.terminate() }
-        let recorder = try server.record()
-        defer { recorder.stop() }
+        let live = try LiveEngine()
+        defer { live.stop() }
+        let (engine, recorder) = (live.engine, live.recorder)
         try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), VoiceParameters(loop: true))
         try engine.suspend(renderAnyway: true)
         let frames = engine.statistics.output.framesRendered
@@ -153,12 +139,9 @@ import Testing
     }
 
     @Test func changeAudioSessionPropertiesSwapsTheStreamRoleAndRefusesBadConfigurations() throws {
-        let server = try PrivateSoundServer()
-        defer { server.stop() }
-        let engine = try SoundEngineInstance(InitSettings(), platform(server))
-        defer { engine.terminate() }
-        let recorder = try server.record()
-        defer { recorder.stop() }
+        let live = try LiveEngine()
+        defer { live.stop() }
+        let (server, engine, recorder) = (live.server, live.engine, live.recorder)
         try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), VoiceParameters(loop: true))
         try engine.changeAudioSessionProperties(SessionConfiguration(category: .playback))
         let roles = try server.sinkInputs().filter { $0.properties["application.name"] == "SoundEngine engine test" }
@@ -172,15 +155,12 @@ import Testing
     }
 
     @Test func backgroundMusicMuteSilencesFlaggedBusesAndCallsBack() throws {
-        let server = try PrivateSoundServer()
-        defer { server.stop() }
         let told = Mutex<[Bool]>([])
         var settings = InitSettings()
         settings.backgroundMusicCallback = { muted in told.withLock { $0.append(muted) } }
-        let engine = try SoundEngineInstance(settings, platform(server))
-        defer { engine.terminate() }
-        let recorder = try server.record()
-        defer { recorder.stop() }
+        let live = try LiveEngine(settings)
+        defer { live.stop() }
+        let (engine, recorder) = (live.engine, live.recorder)
         let music = try engine.createBus(name: "music")
         try engine.setBusMutedForBackgroundMusic(music, true)
         try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), on: music, VoiceParameters(loop: true))

@@ -13,6 +13,32 @@ func platform(_ server: PrivateSoundServer, _ session: SessionConfiguration = Se
     return p
 }
 
+/// The fixture of the live tests: a private server, an engine on it and a
+/// recorder of its speaker's monitor. `stop()` ends all three, newest first.
+final class LiveEngine {
+    let server: PrivateSoundServer
+    let engine: SoundEngineInstance
+    let recorder: MonitorRecorder
+
+    init(_ settings: InitSettings = InitSettings(), session: SessionConfiguration = SessionConfiguration(),
+         backend: (any AudioBackend)? = nil) throws {
+        server = try PrivateSoundServer()
+        do {
+            engine = try SoundEngineInstance(settings, platform(server, session), backend: backend)
+            recorder = try server.record()
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    func stop() {
+        recorder.stop()
+        engine.terminate()
+        server.stop()
+    }
+}
+
 /// A mono sine of `seconds` at `amplitude`, for looping.
 func sine(frequency: Double = 1000, amplitude: Float = 0.5, seconds: Double = 1, rate: Int = 48_000) -> DecodedAudio {
     let frames = Int(seconds * Double(rate))
