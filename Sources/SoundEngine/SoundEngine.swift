@@ -122,12 +122,13 @@ public enum SoundEngine {
         try current.loadSound(path: path, streaming: streaming)
     }
 
-    /// Plays a sound; see ``SoundEngineInstance/play(_:on:_:)``.
+    /// Plays a sound; see ``SoundEngineInstance/play(_:on:_:completion:)``.
     @discardableResult
-    public static func play(_ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters())
-        throws(SoundEngineError) -> VoiceID
-    {
-        try current.play(sound, on: bus, parameters)
+    public static func play(
+        _ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters(),
+        completion: (@Sendable (VoiceEnd) -> Void)? = nil
+    ) throws(SoundEngineError) -> VoiceID {
+        try current.play(sound, on: bus, parameters, completion: completion)
     }
 
     /// Stops a voice.

@@ -48,15 +48,26 @@ extension SoundEngineInstance {
 
     /// Starts a voice playing `sound` on `bus`.
     ///
+    /// - Parameter completion: called once when the voice ends — played out,
+    ///   stopped, its sound unloaded, or its stream failed — on the engine's
+    ///   event thread, never the render thread. It may call the engine.
     /// - Throws: `idNotFound` for an unknown sound or bus; `invalidParameter`
     ///   naming a bad parameter (volume, pan, pitch); `maxReached` when every
     ///   voice plays; `commandQueueFull` when the command queue is full.
     @discardableResult
-    public func play(_ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters())
-        throws(SoundEngineError) -> VoiceID
-    {
+    public func play(
+        _ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters(),
+        completion: (@Sendable (VoiceEnd) -> Void)? = nil
+    ) throws(SoundEngineError) -> VoiceID {
         try checkAlive()
-        return try mixer.play(sound, on: bus, parameters)
+        guard let completion else { return try mixer.play(sound, on: bus, parameters) }
+        // Start and register under the callbacks lock: the event thread looks
+        // the voice up under it, so even a voice that ends at once finds its callback.
+        return try callbacks.withLock { c throws(SoundEngineError) -> VoiceID in
+            let voice = try mixer.play(sound, on: bus, parameters)
+            c.voiceEnded[voice] = completion
+            return voice
+        }
     }
 
     /// Stops a voice, fading out over `fadeOut` (default: the short de-click fade).
@@ -133,8 +144,19 @@ extension SoundEngineInstance {
         try mixer.setBusMutedForBackgroundMusic(bus, flag)
     }
 
-    /// The bus's latest peak and RMS reading.
+    /// The bus's latest peak and RMS reading (any thread; polled).
     public func meter(_ bus: BusID) -> BusMeter { mixer.meter(bus) }
+
+    /// Calls `callback` with the bus's peak and RMS at the end of every
+    /// metering window (Wwise `RegisterBusMeteringCallback`), on the engine's
+    /// event thread; `nil` stops it.
+    public func setBusMeterCallback(_ bus: BusID, _ callback: (@Sendable (BusMeter) -> Void)?) throws(SoundEngineError) {
+        try checkAlive()
+        try callbacks.withLock { c throws(SoundEngineError) in
+            try mixer.setBusMeterEvents(bus, callback != nil)
+            c.meters[bus] = callback
+        }
+    }
 
     /// Mixer and output counters.
     public var statistics: EngineStatistics {

@@ -27,6 +27,8 @@ public final class SoundEngineInstance: Sendable {
     let mixer: Mixer
     let backend: any AudioBackend
     let dispatcher: EventDispatcher
+    /// Game callbacks for voices and bus meters, looked up by the event thread.
+    let callbacks = Mutex(PlaybackCallbacks())
     private let state: Mutex<State>
     private let log: any SoundLogger
 
@@ -310,10 +312,28 @@ public final class SoundEngineInstance: Sendable {
         }
     }
 
-    /// Event thread: drains the mixer's render → control events.
+    /// Event thread: drains the mixer's render → control events and runs the
+    /// game's voice and meter callbacks (outside every lock).
     private func drainMixerEvents() {
         mixer.drainEvents { event in
-            log.log(.debug, "mixer: \(event)")
+            switch event {
+            case .voiceEnded(let voice, _):
+                let (callback, failure) = callbacks.withLock { c in
+                    (c.voiceEnded.removeValue(forKey: voice), c.voiceFailures.removeValue(forKey: voice))
+                }
+                callback?(failure.map { .failed($0) } ?? .finished)
+            case .streamFailed(let voice, let error):
+                log.log(.error, "streamed \(voice) failed: \(error)")
+                callbacks.withLock { c in
+                    if c.voiceEnded[voice] != nil { c.voiceFailures[voice] = error }
+                }
+            case .meter(let bus, let reading):
+                callbacks.withLock { $0.meters[bus] }?(reading)
+            case .streamStarved(let voice):
+                log.log(.warning, "streamed \(voice) starved: the decoder fell behind (silence played)")
+            case .eventsDropped(let count):
+                log.log(.warning, "\(count) mixer events were lost: the event queue was full")
+            }
         }
     }
 
@@ -332,6 +352,21 @@ public final class SoundEngineInstance: Sendable {
         NotificationCenter.default.post(name: name, object: nil, userInfo: info)
         dispatcher.publish(event)
     }
+}
+
+/// How a voice ended, as its completion callback is told.
+public enum VoiceEnd: Sendable, Hashable {
+    /// It played to its end, was stopped, or its sound was unloaded.
+    case finished
+    /// Its streamed source could not be opened or read (the error says which file and why).
+    case failed(SoundEngineError)
+}
+
+/// The game's voice and meter callbacks, by ID.
+struct PlaybackCallbacks {
+    var voiceEnded: [VoiceID: @Sendable (VoiceEnd) -> Void] = [:]
+    var voiceFailures: [VoiceID: SoundEngineError] = [:]
+    var meters: [BusID: @Sendable (BusMeter) -> Void] = [:]
 }
 
 /// A weak reference holder, so the event thread's closures do not keep the

@@ -1,6 +1,7 @@
 import Foundation
 import SoundEngine
 import SoundServerSupport
+import Synchronization
 import Testing
 
 /// Frequency from upward zero crossings of the left channel of interleaved stereo.
@@ -112,4 +113,75 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         },
         BadSetting(field: "audioSession") { _, p in p.audioSession = SessionConfiguration(category: .ambient, mode: .voiceChat) },
     ]
+}
+
+/// Voice-end and meter callbacks, delivered on the engine's event thread.
+@Suite struct PlaybackCallbackTests {
+    static func threadName() -> String {
+        (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+    }
+
+    @Test func aVoiceThatPlaysOutCallsItsCompletionOnTheEventThread() throws {
+        let backend = OfflineBackend()
+        let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
+        defer { engine.terminate() }
+        let seen = Mutex<[(VoiceEnd, String)]>([])
+        let voice = try engine.play(try engine.loadSound(sine(seconds: 0.05), name: "blip")) { end in
+            seen.withLock { $0.append((end, Self.threadName())) }
+        }
+        #expect(eventually { _ = backend.render(frames: 480); return !seen.withLock { $0.isEmpty } })
+        let calls = seen.withLock { $0 }
+        #expect(calls.count == 1)
+        #expect(calls.first?.0 == .finished)
+        #expect(calls.first?.1 == "SoundEngine-evt")
+        #expect(!engine.isPlaying(voice))
+    }
+
+    @Test func aStoppedVoiceCompletesToo() throws {
+        let backend = OfflineBackend()
+        let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
+        defer { engine.terminate() }
+        let ended = Mutex(0)
+        let voice = try engine.play(try engine.loadSound(sine(), name: "bed"), VoiceParameters(loop: true)) { _ in
+            ended.withLock { $0 += 1 }
+        }
+        _ = backend.render(frames: 4800)
+        try engine.stop(voice)
+        #expect(eventually { _ = backend.render(frames: 480); return ended.withLock { $0 } == 1 })
+    }
+
+    @Test func aStreamWhoseFileVanishedCompletesWithTheError() throws {
+        let backend = OfflineBackend()
+        let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
+        defer { engine.terminate() }
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("vanishing-\(UUID()).ogg").path
+        try FileManager.default.copyItem(
+            atPath: PrivateSoundServer.repositoryRoot + "/Examples/IntegrationDemo/Resources/chime.ogg", toPath: copy)
+        let stream = try engine.loadSound(path: copy, streaming: true)
+        try FileManager.default.removeItem(atPath: copy)
+        let result = Mutex<VoiceEnd?>(nil)
+        try engine.play(stream) { end in result.withLock { $0 = end } }
+        #expect(eventually { _ = backend.render(frames: 480); return result.withLock { $0 } != nil })
+        guard case .failed(.fileNotFound(let why))? = result.withLock({ $0 }) else {
+            Issue.record("expected failed(fileNotFound), got \(String(describing: result.withLock { $0 }))")
+            return
+        }
+        #expect(why.contains(copy))
+    }
+
+    @Test func aBusMeterCallbackReportsTheLevelOfItsSignal() throws {
+        let backend = OfflineBackend()
+        let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
+        defer { engine.terminate() }
+        let bus = try engine.createBus(name: "sfx")
+        let readings = Mutex<[BusMeter]>([])
+        try engine.setBusMeterCallback(bus) { meter in readings.withLock { $0.append(meter) } }
+        try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), on: bus, VoiceParameters(pan: -1, loop: true))
+        #expect(eventually { _ = backend.render(frames: 2048); return readings.withLock { $0.count } >= 3 })
+        let last = try #require(readings.withLock { $0.last })
+        #expect(abs(last.peak - 0.5) < 0.01, "peak \(last.peak)")
+        try engine.setBusMeterCallback(bus, nil)
+        #expect(throws: SoundEngineError.self) { try engine.setBusMeterCallback(BusID(index: 777)) { _ in } }
+    }
 }
