@@ -4,7 +4,8 @@ import SoundCore
 extension Mixer {
     /// Delivers the events produced since the last call, oldest first, on
     /// the calling thread (the engine's event thread; never the render
-    /// thread). `body` may call back into the mixer. Concurrent callers are
+    /// thread). A stream's `streamFailed` always comes before its voice's
+    /// `voiceEnded`. `body` may call back into the mixer. Concurrent callers are
     /// serialised. Also frees the memory of unloaded sounds the render thread
     /// has let go of.
     public func drainEvents(_ body: (MixerEvent) -> Void) {
@@ -28,7 +29,11 @@ extension Mixer {
                 }
             }
         }
-        events += streamer.takeEvents()
+        // Taken after the ring, delivered before it: the streaming thread
+        // records a failure before it lets the render thread end the voice
+        // (release/acquire on the stream's state), so every voiceEnded popped
+        // above has its streamFailed in this list already. Causal order.
+        events = streamer.takeEvents() + events
         control.withLock { reclaimSounds(&$0) }
         for event in events { body(event) }
     }

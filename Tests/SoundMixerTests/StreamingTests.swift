@@ -92,8 +92,10 @@ struct StreamingTests {
         let voice = try mixer.play(stream)
         var seen: [MixerEvent] = []
         #expect(waitUntil { _ = render(mixer, frames: 256); seen += events(mixer); return seen.count == 2 })
-        #expect(seen.contains(.streamFailed(voice, .fileNotFound("nope.ogg"))))
-        #expect(seen.contains { if case .voiceEnded(voice, stream) = $0 { true } else { false } })
+        let failed = seen.firstIndex(of: .streamFailed(voice, .fileNotFound("nope.ogg")))
+        let ended = seen.firstIndex { if case .voiceEnded(voice, stream) = $0 { true } else { false } }
+        #expect(failed != nil && ended != nil)
+        #expect((failed ?? .max) < (ended ?? .min), "the failure must come before the end: \(seen)")
         mixer.shutdown()
     }
 }
