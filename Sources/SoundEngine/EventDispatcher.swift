@@ -130,31 +130,29 @@ final class EventDispatcher: @unchecked Sendable {
     }
 
     private func run() {
-        while true {
+        var stopping = false
+        while !stopping {
             _ = wake.wait(timeout: .now() + .milliseconds(pollMilliseconds))
             poll()
-            let (items, stopping) = inbox.withLock { inbox -> ([Inbound], Bool) in
+            let items: [Inbound]
+            (items, stopping) = inbox.withLock { inbox in
                 defer { inbox.pending.removeAll(keepingCapacity: true) }
                 return (inbox.pending, inbox.stopping)
             }
             for item in items { handle(item) }
-            if stopping {
-                poll()
-                for item in inbox.withLock({ inbox -> [Inbound] in defer { inbox.pending = [] }; return inbox.pending }) {
-                    handle(item)
-                }
-                for continuation in subscribers.withLock({ subs -> [AsyncStream<SessionEvent>.Continuation] in
-                    defer {
-                        subs.continuations = [:]
-                        subs.finished = true
-                    }
-                    return Array(subs.continuations.values)
-                }) {
-                    continuation.finish()
-                }
-                return
-            }
         }
+        // Stopping: the mixer's last events, then whatever was posted while
+        // the last batch ran, then end every subscriber's stream.
+        poll()
+        for item in inbox.withLock({ inbox in defer { inbox.pending = [] }; return inbox.pending }) { handle(item) }
+        let continuations = subscribers.withLock { subs in
+            defer {
+                subs.continuations = [:]
+                subs.finished = true
+            }
+            return Array(subs.continuations.values)
+        }
+        for continuation in continuations { continuation.finish() }
     }
 }
 

@@ -73,13 +73,13 @@ extension SoundEngineInstance {
     /// Stops a voice, fading out over `fadeOut` (default: the short de-click fade).
     public func stop(_ voice: VoiceID, fadeOut: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.stop(voice, fadeOutFrames: frames(fadeOut))
+        try mixer.stop(voice, fadeOutFrames: mixer.frames(fadeOut))
     }
 
     /// Stops every voice, like Wwise `StopAll`.
     public func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.stopAll(fadeOutFrames: frames(fadeOut))
+        try mixer.stopAll(fadeOutFrames: mixer.frames(fadeOut))
     }
 
     /// Sets a voice's linear volume (0…16), ramped over one quantum.
@@ -161,11 +161,6 @@ extension SoundEngineInstance {
     /// Mixer and output counters.
     public var statistics: EngineStatistics {
         EngineStatistics(mixer: mixer.statistics, output: backend.statistics)
-    }
-
-    private func frames(_ duration: Duration) -> Int {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return max(0, Int((seconds * Double(mixer.outputFormat.sampleRate)).rounded()))
     }
 }
 

@@ -115,18 +115,15 @@ public final class SoundEngineInstance: Sendable {
             format: requested, latency: platform.latency.scaled(toSampleRate: platform.sampleRate),
             streamProperties: properties, connectTimeout: platform.connectTimeout,
             realtimePriority: platform.realtimePriority)
-        let granted = try backend.open(configuration, render: mixer.renderEntry, events: { event in
-            dispatcher.post(.backend(event))
-        })
+        let events: BackendEventHandler = { event in dispatcher.post(.backend(event)) }
+        let granted = try backend.open(configuration, render: mixer.renderEntry, events: events)
         guard granted.format == requested else {
             // PulseAudio grants what a stream without FIX_* flags asks for; if
             // a server ever does not, reopen so the mixer never renders one
             // format into a buffer of another.
             backend.close()
             try mixer.setOutputFormat(granted.format)
-            return try backend.open(configuration, render: mixer.renderEntry, events: { event in
-                dispatcher.post(.backend(event))
-            })
+            return try backend.open(configuration, render: mixer.renderEntry, events: events)
         }
         return granted
     }
