@@ -166,7 +166,7 @@ func configuration(_ server: PrivateSoundServer, role: String = "game") -> Backe
         _ = try backend.open(configuration(server), render: tone.entry, events: { _ in })
         defer { backend.close() }
         try backend.setPaused(false)
-        #expect(waitUntil { (backend.statistics.framesRendered) > 9600 })
+        #expect(eventually { (backend.statistics.framesRendered) > 9600 })
         let latency = try #require(backend.outputLatency)
         #expect(latency > .milliseconds(2) && latency < .milliseconds(60), "\(latency)")
     }
@@ -195,7 +195,7 @@ func configuration(_ server: PrivateSoundServer, role: String = "game") -> Backe
         defer { backend.close() }
         let before = (se_alloc_counter_allocations(), se_alloc_counter_frees(), backend.statistics.renderCalls)
         try backend.setPaused(false)
-        #expect(waitUntil(seconds: 10) { backend.statistics.renderCalls >= before.2 + 300 })
+        #expect(eventually(within: 10) { backend.statistics.renderCalls >= before.2 + 300 })
         try backend.setPaused(true)
         #expect(se_alloc_counter_allocations() == before.0)
         #expect(se_alloc_counter_frees() == before.1)
@@ -212,24 +212,15 @@ func configuration(_ server: PrivateSoundServer, role: String = "game") -> Backe
         defer { backend.close() }
         try backend.setPaused(false)
         let phone = try PhoneCall(server: server)
-        let corked = waitUntil { log.all.contains(.corkRequested) }
+        let corked = eventually { log.all.contains(.corkRequested) }
         #expect(corked, "events: \(log.all)")
         try backend.setPaused(true)  // honour it, so the server will send request-uncork
         phone.hangUp()
-        let uncorked = waitUntil { log.all.contains(.uncorkRequested) }
+        let uncorked = eventually { log.all.contains(.uncorkRequested) }
         #expect(uncorked, "events: \(log.all)")
     }
 }
 
-/// Polls `condition` until it holds or `seconds` pass.
-func waitUntil(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let end = Date().addingTimeInterval(seconds)
-    while Date() < end {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    return condition()
-}
 
 /// Another client playing with `media.role=phone`: `pacat` fed by /dev/zero.
 final class PhoneCall {

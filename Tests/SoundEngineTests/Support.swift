@@ -47,15 +47,6 @@ func sine(frequency: Double = 1000, amplitude: Float = 0.5, seconds: Double = 1,
         samples: (0..<frames).map { amplitude * Float(sin(2 * Double.pi * frequency * Double($0) / Double(rate))) })
 }
 
-/// Polls `condition` every 10 ms until it holds or `seconds` pass.
-func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
-    let end = Date().addingTimeInterval(seconds)
-    while Date() < end {
-        if try condition() { return true }
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    return try condition()
-}
 
 /// The real PulseAudio backend with the render entry wrapped so that the
 /// render thread arms the malloc counter for the duration of every render

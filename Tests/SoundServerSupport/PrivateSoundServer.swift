@@ -93,6 +93,17 @@ public final class PrivateSoundServer: @unchecked Sendable {
     }
 }
 
+/// Polls `condition` every 10 ms until it holds or `seconds` pass; returns
+/// whether it held. How the server tests wait for something to happen.
+public func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    return try condition()
+}
+
 /// One playback stream as the server lists it.
 public struct SinkInput: Sendable {
     /// Sink-input index.
