@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 public import SoundBackend
 public import SoundCore
-public import SoundMixer
+import SoundMixer
 public import SoundSession
 import PulseAudioBackend
 import Synchronization

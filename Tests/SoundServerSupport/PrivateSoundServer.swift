@@ -95,7 +95,7 @@ public final class PrivateSoundServer: @unchecked Sendable {
 
 /// Polls `condition` every 10 ms until it holds or `seconds` pass; returns
 /// whether it held. How the server tests wait for something to happen.
-public func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+public func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
     let end = Date().addingTimeInterval(seconds)
     while Date() < end {
         if try condition() { return true }
@@ -179,7 +179,7 @@ public final class MonitorRecorder: @unchecked Sendable {
     /// Reads 50 ms windows until `condition(rms of the window per channel)`
     /// holds or `deadline` seconds pass; returns the last window's RMS per
     /// channel and whether the condition held.
-    public func waitForLevel(deadline: Double = 5, _ condition: ([Float]) -> Bool) -> (rms: [Float], met: Bool) {
+    public func waitForLevel(deadline: Double = 10, _ condition: ([Float]) -> Bool) -> (rms: [Float], met: Bool) {
         let end = Date().addingTimeInterval(deadline)
         var last: [Float] = []
         while Date() < end {
