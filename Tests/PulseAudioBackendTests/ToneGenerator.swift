@@ -3,25 +3,25 @@ import Foundation
 import SoundCore
 
 /// A sine render function for backend tests, in plain memory so the render
-/// thread touches no Swift objects. `countAllocations` arms the interposed
-/// malloc counter for the duration of each call.
+/// thread touches no Swift objects. `countAllocationsInSlot` arms the
+/// interposed malloc counter, in that slot, for the duration of each call.
 struct ToneState {
     var phase: Double = 0
     var step: Double
     var amplitude: Float
     var channels: Int
     var format: SampleFormat
-    var countAllocations: Bool
+    var countAllocationsInSlot: Int32?
 }
 
 final class ToneGenerator {
     let state: UnsafeMutablePointer<ToneState>
 
-    init(frequency: Double, amplitude: Float, format: StreamFormat, countAllocations: Bool = false) {
+    init(frequency: Double, amplitude: Float, format: StreamFormat, countAllocationsInSlot: Int32? = nil) {
         state = .allocate(capacity: 1)
         state.initialize(to: ToneState(
             step: 2 * Double.pi * frequency / Double(format.sampleRate), amplitude: amplitude,
-            channels: format.channelCount, format: format.sampleFormat, countAllocations: countAllocations))
+            channels: format.channelCount, format: format.sampleFormat, countAllocationsInSlot: countAllocationsInSlot))
     }
 
     deinit { state.deallocate() }
@@ -31,7 +31,7 @@ final class ToneGenerator {
 
 private func toneRender(_ context: UnsafeMutableRawPointer?, _ destination: UnsafeMutableRawPointer, _ frames: Int) {
     let tone = context!.assumingMemoryBound(to: ToneState.self)
-    if tone.pointee.countAllocations { se_alloc_counter_arm() }
+    if let slot = tone.pointee.countAllocationsInSlot { se_alloc_counter_arm(slot) }
     var phase = tone.pointee.phase
     let step = tone.pointee.step
     let amplitude = tone.pointee.amplitude
@@ -53,5 +53,5 @@ private func toneRender(_ context: UnsafeMutableRawPointer?, _ destination: Unsa
         }
     }
     tone.pointee.phase = phase.truncatingRemainder(dividingBy: 2 * Double.pi)
-    if tone.pointee.countAllocations { se_alloc_counter_disarm() }
+    if tone.pointee.countAllocationsInSlot != nil { se_alloc_counter_disarm() }
 }

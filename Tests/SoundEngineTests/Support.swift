@@ -49,20 +49,24 @@ func sine(frequency: Double = 1000, amplitude: Float = 0.5, seconds: Double = 1,
 
 
 /// The real PulseAudio backend with the render entry wrapped so that the
-/// render thread arms the malloc counter for the duration of every render
-/// call: real server, real mixer, real engine, allocations counted.
+/// render thread arms the malloc counter, in the test's slot, for the
+/// duration of every render call: real server, real mixer, real engine,
+/// allocations counted.
 final class AllocationCountingBackend: AudioBackend, @unchecked Sendable {
     // @unchecked: `inner` is Sendable; `wrapped` is written in open() before
     // the backend can call it and read only by the render thread after.
     let inner = PulseAudioBackend()
-    private let wrapped = UnsafeMutablePointer<RenderEntry>.allocate(capacity: 1)
+    private let wrapped = UnsafeMutablePointer<CountingRender>.allocate(capacity: 1)
+    private let slot: Int32
+
+    init(slot: Int32) { self.slot = slot }
 
     deinit { wrapped.deallocate() }
 
     func open(_ configuration: BackendConfiguration, render: RenderEntry, events: @escaping BackendEventHandler)
         throws(SoundEngineError) -> GrantedStream
     {
-        wrapped.initialize(to: render)
+        wrapped.initialize(to: CountingRender(entry: render, slot: slot))
         return try inner.open(configuration, render: RenderEntry(function: countingRender, context: wrapped), events: events)
     }
     func setPaused(_ paused: Bool) throws(SoundEngineError) { try inner.setPaused(paused) }
@@ -71,8 +75,15 @@ final class AllocationCountingBackend: AudioBackend, @unchecked Sendable {
     var outputLatency: Duration? { inner.outputLatency }
 }
 
+/// What the counting render function needs, in plain memory.
+private struct CountingRender {
+    var entry: RenderEntry
+    var slot: Int32
+}
+
 private func countingRender(_ context: UnsafeMutableRawPointer?, _ destination: UnsafeMutableRawPointer, _ frames: Int) {
-    se_alloc_counter_arm()
-    context!.assumingMemoryBound(to: RenderEntry.self).pointee(destination, frames: frames)
+    let wrapped = context!.assumingMemoryBound(to: CountingRender.self)
+    se_alloc_counter_arm(wrapped.pointee.slot)
+    wrapped.pointee.entry(destination, frames: frames)
     se_alloc_counter_disarm()
 }

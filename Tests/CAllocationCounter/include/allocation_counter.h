@@ -6,6 +6,10 @@
 // render function so that the real-time thread arms the counter on entry and
 // disarms it on exit, then asserts the count stayed at zero. The self-test
 // functions prove the interposition is live, so a zero can be trusted.
+//
+// Counts live in slots, one per test: the test runner runs tests in parallel
+// in one process, and a test must neither see another test's render threads
+// nor have its counts reset under it.
 #ifndef SOUNDENGINE_ALLOCATION_COUNTER_H
 #define SOUNDENGINE_ALLOCATION_COUNTER_H
 
@@ -15,21 +19,28 @@
 extern "C" {
 #endif
 
-/// Starts counting heap calls made by the calling thread.
-void se_alloc_counter_arm(void);
+/// Number of slots; valid slots are 0 ..< SE_ALLOC_COUNTER_SLOTS.
+#define SE_ALLOC_COUNTER_SLOTS 8
+
+/// Starts counting the calling thread's heap calls into `slot`.
+void se_alloc_counter_arm(int slot);
 /// Stops counting heap calls made by the calling thread.
 void se_alloc_counter_disarm(void);
-/// Allocations (malloc, calloc, realloc, aligned variants) made by armed threads since the last reset.
-uint64_t se_alloc_counter_allocations(void);
-/// Frees of non-NULL pointers made by armed threads since the last reset.
-uint64_t se_alloc_counter_frees(void);
-/// Times any thread armed the counter since the last reset (how many render calls were watched).
-uint64_t se_alloc_counter_armings(void);
-/// Zeroes all counts.
-void se_alloc_counter_reset(void);
-/// Allocates and frees one block while armed, restoring the previous state;
-/// returns 1 if both calls were counted (the interposition works), else 0.
-int se_alloc_counter_self_test(void);
+/// Allocations (malloc, calloc, realloc, aligned variants) counted into `slot` since its last reset.
+uint64_t se_alloc_counter_allocations(int slot);
+/// Frees of non-NULL pointers counted into `slot` since its last reset.
+uint64_t se_alloc_counter_frees(int slot);
+/// Times any thread armed `slot` since its last reset (how many render calls were watched).
+uint64_t se_alloc_counter_armings(int slot);
+/// Zeroes the counts of `slot`.
+void se_alloc_counter_reset(int slot);
+/// Allocates and frees one block with `slot` armed, restoring the previous
+/// state and counts; returns 1 if both calls were counted (the interposition
+/// works), else 0.
+int se_alloc_counter_self_test(int slot);
+/// 1 in a sanitizer build (ThreadSanitizer, AddressSanitizer), where the
+/// sanitizer's runtime owns malloc and this counter is compiled out; else 0.
+int se_alloc_counter_compiled_out(void);
 
 #ifdef __cplusplus
 }
