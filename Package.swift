@@ -88,7 +88,7 @@ let package = Package(
         .target(name: "SoundServerSupport", dependencies: ["CTestSupport"], path: "Tests/SoundServerSupport"),
         .executableTarget(
             name: "LifecycleProbe",
-            dependencies: ["SoundEngine"],
+            dependencies: ["SoundEngine", "SoundServerSupport"],
             path: "Tests/LifecycleProbe"
         ),
         .testTarget(name: "SoundCoreTests", dependencies: ["SoundCore"]),

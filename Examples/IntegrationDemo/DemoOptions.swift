@@ -9,6 +9,8 @@ struct DemoOptions {
     var server: String? = nil
     var loop = false
     var latency: LatencyRequest = .default
+    /// `--help`: print ``usage`` on stdout and exit 0, starting nothing.
+    var helpRequested = false
 
     static let usage = """
         usage: IntegrationDemo [--headless] [--category C] [--options a,b] [--mode M]
@@ -91,7 +93,8 @@ struct DemoOptions {
                 guard !address.isEmpty else { throw Invalid(message: "--server needs an address") }
                 server = address
             case "--help", "-h":
-                throw Invalid(message: Self.usage)
+                helpRequested = true
+                return
             default:
                 throw Invalid(message: "unknown argument '\(arg)'\n\(Self.usage)")
             }

@@ -10,6 +10,10 @@ do {
     exit(2)
 }
 
+if options.helpRequested {
+    print(DemoOptions.usage)
+    exit(0)
+}
 if options.headless {
     exit(await HeadlessDemo(options: options).run())
 } else {

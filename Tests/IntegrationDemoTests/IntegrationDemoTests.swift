@@ -41,6 +41,14 @@ func object(_ line: String) throws -> [String: Any] {
         #expect(result.lines.isEmpty)
     }
 
+    @Test func helpPrintsTheUsageOnStdoutAndExitsZero() throws {
+        let result = try runDemo(["--headless", "--help"], server: "unix:/nonexistent/should-not-be-contacted")
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.lines.first?.hasPrefix("usage: IntegrationDemo") == true, "stdout: \(result.lines)")
+        #expect(result.lines.contains { $0.contains("--category C") })
+        #expect(result.stderr.isEmpty)
+    }
+
     @Test func headlessRunPrintsTheContractLines() throws {
         let server = try PrivateSoundServer()
         defer { server.stop() }

@@ -175,7 +175,7 @@ import Testing
         #expect(eventually { told.withLock { $0 } == [true, false] })
     }
 
-    @Test func initializeAndTerminateFiftyTimesLeaksNoDescriptorsOrThreads() throws {
+    @Test func initializeAndTerminateFiftyTimesAndFailedInitializesLeakNoDescriptorsOrThreads() throws {
         let server = try PrivateSoundServer()
         defer { server.stop() }
         let probe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -191,6 +191,13 @@ import Testing
         let threads = (result["threadsBefore"] as? Int ?? -1, result["threadsAfter"] as? Int ?? Int.max)
         #expect(fds.1 <= fds.0, "\(json)")
         #expect(threads.1 <= threads.0, "\(json)")
+        // Then 5 × 3 failed initializes (no server, a silent server that
+        // times out, a refused setting): each fails, and none leaves a
+        // descriptor, a thread or an initialized engine behind.
+        #expect(result["failingCycles"] as? Int == 15)
+        #expect(result["failedAsExpected"] as? Int == 15, "\(json)")
+        #expect((result["fdsAfterFailures"] as? Int ?? Int.max) <= fds.0, "\(json)")
+        #expect((result["threadsAfterFailures"] as? Int ?? Int.max) <= threads.0, "\(json)")
         #expect(result["initializedAfter"] as? Bool == false)
     }
 }
