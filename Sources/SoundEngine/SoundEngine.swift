@@ -22,7 +22,22 @@ import Synchronization
 /// `notInitialized`. All calls are safe from any thread. The engine behind
 /// the façade is a ``SoundEngineInstance``, reachable as ``current``.
 public enum SoundEngine {
-    private static let shared = Mutex<SoundEngineInstance?>(nil)
+    /// Where the process-wide engine is in its life. `initializing` lets
+    /// initialize connect (up to ``PlatformInitSettings/connectTimeout``)
+    /// without holding the lock, so other threads asking ``isInitialized``
+    /// or calling in are answered at once instead of waiting.
+    private enum Slot {
+        case empty
+        case initializing
+        case running(SoundEngineInstance)
+
+        var instance: SoundEngineInstance? {
+            if case .running(let instance) = self { return instance }
+            return nil
+        }
+    }
+
+    private static let shared = Mutex<Slot>(.empty)
 
     // MARK: Settings
 
@@ -41,36 +56,54 @@ public enum SoundEngine {
     ///   `incompatibleCategory` naming the bad field; `deviceNotReady` naming
     ///   the server address when no server answers within
     ///   ``PlatformInitSettings/connectTimeout`` (3 s by default). After a
-    ///   throw nothing runs and ``isInitialized`` is `false`.
+    ///   throw nothing runs and ``isInitialized`` is `false`. While one
+    ///   thread initializes, a second `initialize` throws
+    ///   `alreadyInitialized` and every other call behaves as before
+    ///   initialize (``isInitialized`` is `false`, calls throw
+    ///   `notInitialized`), without waiting for the connection.
     public static func initialize(
         _ settings: InitSettings = defaultInitSettings(),
         _ platform: PlatformInitSettings = defaultPlatformInitSettings()
     ) throws(SoundEngineError) {
-        try shared.withLock { current throws(SoundEngineError) in
-            guard current == nil else { throw .alreadyInitialized }
-            current = try SoundEngineInstance(settings, platform)
+        // Bad settings are refused before anything changes, even the slot.
+        try settings.validate()
+        try platform.validate()
+        try shared.withLock { slot throws(SoundEngineError) in
+            guard case .empty = slot else { throw .alreadyInitialized }
+            slot = .initializing
+        }
+        do throws(SoundEngineError) {
+            let instance = try SoundEngineInstance(settings, platform)
+            shared.withLock { $0 = .running(instance) }
+        } catch {
+            shared.withLock { $0 = .empty }
+            throw error
         }
     }
 
     /// Stops everything the engine started (streams, connection, threads).
-    /// Safe to call when not initialized. Not from a callback: a callback may
-    /// call it, but the event thread then ends after the callback returns.
+    /// Safe to call when not initialized, and then does nothing (also while
+    /// another thread is still inside ``initialize(_:_:)``: terminate after
+    /// it returns). Not from a callback: a callback may call it, but the
+    /// event thread then ends after the callback returns.
     public static func terminate() {
-        let instance = shared.withLock { current -> SoundEngineInstance? in
-            defer { current = nil }
-            return current
+        let instance = shared.withLock { slot -> SoundEngineInstance? in
+            guard let instance = slot.instance else { return nil }
+            slot = .empty
+            return instance
         }
         instance?.terminate()
     }
 
     /// Whether ``initialize(_:_:)`` succeeded and ``terminate()`` has not run.
-    public static var isInitialized: Bool { shared.withLock { $0 != nil } }
+    /// Never waits, also not while another thread is initializing.
+    public static var isInitialized: Bool { shared.withLock { $0.instance != nil } }
 
     /// The running engine, for everything the façade does not forward.
     /// - Throws: `notInitialized`.
     public static var current: SoundEngineInstance {
         get throws(SoundEngineError) {
-            guard let instance = shared.withLock({ $0 }) else { throw .notInitialized }
+            guard let instance = shared.withLock({ $0.instance }) else { throw .notInitialized }
             return instance
         }
     }

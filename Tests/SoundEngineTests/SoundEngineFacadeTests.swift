@@ -1,6 +1,7 @@
 import Foundation
 import SoundEngine
 import SoundServerSupport
+import Synchronization
 import Testing
 
 /// The process-wide façade. Serialized: these tests share the one global engine.
@@ -31,6 +32,43 @@ import Testing
         SoundEngine.terminate()
         #expect(!SoundEngine.isInitialized)
         #expect(eventually { (try? server.sinkInputs().isEmpty) == true })
+    }
+
+    @Test func whileOneThreadConnectsTheOthersAreAnsweredWithoutWaiting() throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        var slow = SoundEngine.defaultPlatformInitSettings()
+        slow.serverAddress = silent.address
+        slow.connectTimeout = .seconds(3)
+        let platform = slow
+        let outcome = Mutex<SoundEngineError?>(nil)
+        let connecting = Thread {
+            do throws(SoundEngineError) {
+                try SoundEngine.initialize(SoundEngine.defaultInitSettings(), platform)
+            } catch {
+                outcome.withLock { $0 = error }
+            }
+        }
+        connecting.start()
+        // The connecting thread is inside initialize once its TCP connection arrives.
+        let client = try #require(silent.acceptClient(within: 5), "initialize never connected to the silent server")
+        defer { close(client) }
+        let asked = ContinuousClock.now
+        #expect(!SoundEngine.isInitialized)
+        #expect(throws: SoundEngineError.notInitialized) { try SoundEngine.suspend() }
+        var unreachable = SoundEngine.defaultPlatformInitSettings()
+        unreachable.serverAddress = "unix:/nonexistent/facade-test/native"
+        #expect(throws: SoundEngineError.alreadyInitialized) {
+            try SoundEngine.initialize(SoundEngine.defaultInitSettings(), unreachable)
+        }
+        // All three answered while the connect still has seconds to run.
+        #expect(ContinuousClock.now - asked < .seconds(1))
+        #expect(eventually(within: 10) { outcome.withLock { $0 } != nil })
+        guard case .deviceNotReady? = outcome.withLock({ $0 }) else {
+            Issue.record("the connecting initialize ended with \(String(describing: outcome.withLock { $0 }))")
+            return
+        }
+        #expect(!SoundEngine.isInitialized)
     }
 
     @Test func failedInitializeLeavesTheEngineUninitialized() throws {

@@ -31,6 +31,15 @@ public final class SilentListener: @unchecked Sendable {
     /// The server address libpulse understands.
     public var address: String { "tcp:127.0.0.1:\(port)" }
 
+    /// Waits up to `seconds` for a client to connect and accepts it; returns
+    /// the connection (close it when done) or nil if nobody connected.
+    public func acceptClient(within seconds: Double) -> Int32? {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&pfd, 1, Int32(seconds * 1000)) > 0 else { return nil }
+        let client = accept(fd, nil, nil)
+        return client >= 0 ? client : nil
+    }
+
     /// Stops listening.
     public func close() { Glibc.close(fd) }
 }
