@@ -33,8 +33,13 @@ public struct InitSettings: Sendable {
     /// Soft-clip the master output. Default off: the mix is written unaltered.
     public var masterLimiter: Bool = false
     /// Called when the buses flagged "mute for background music" are muted
-    /// (`true`) or unmuted (Wwise `BGMCallback`). Runs on the engine's event
-    /// thread, never the render thread; it may call back into the engine.
+    /// (`true`) or unmuted (Wwise `BGMCallback`, whose flag is
+    /// `in_bBackgroundMusicMuted`; SPEC calls it `otherAudioIsPlaying`). The
+    /// session mutes them while another application's music plays and the
+    /// category is mixable; ``SoundEngineInstance/muteBackgroundMusic(_:)``
+    /// mutes them by hand and is reported the same way, as Wwise does. Runs
+    /// on the engine's event thread, never the render thread; it may call
+    /// back into the engine.
     public var backgroundMusicCallback: (@Sendable (Bool) -> Void)? = nil
     /// Where the engine writes what it does. Default: nowhere.
     public var logger: any SoundLogger = SilentLogger()

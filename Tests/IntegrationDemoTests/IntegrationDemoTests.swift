@@ -71,6 +71,36 @@ func object(_ line: String) throws -> [String: Any] {
         #expect(times.count == objects.count && times == times.sorted())
     }
 
+    @Test func aServerCrashIsReportedAsMediaServicesLostAndPaused() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let child = try Subprocess(
+            [demo, "--headless", "--loop", "--seconds", "4"], extraEnvironment: ["PULSE_SERVER": server.address])
+        // Crash the server once the demo says it is running.
+        var pending = Data()
+        let deadline = Date().addingTimeInterval(10)
+        while !String(decoding: pending, as: UTF8.self).contains(#""state":"running""#), Date() < deadline {
+            var pfd = pollfd(fd: child.stdout, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 100) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let got = read(child.stdout, &chunk, chunk.count)
+            if got <= 0 { break }
+            pending.append(contentsOf: chunk[0..<got])
+        }
+        server.crash()
+        pending.append(Subprocess.readAll(child.stdout))
+        let status = child.wait()
+        let objects = try String(decoding: pending, as: UTF8.self).split(separator: "\n").map { try object(String($0)) }
+        let events = objects.map { "\($0["event"] ?? "")/\($0["state"] ?? "")" }
+        #expect(status == 0, "\(events)")
+        #expect(events.first == "engineState/running")
+        let lost = events.firstIndex(of: "mediaServicesWereLost/")
+        let paused = objects.firstIndex { $0["event"] as? String == "engineState" && $0["state"] as? String == "paused" }
+        #expect(lost != nil && paused != nil && lost! < paused!, "\(events)")
+        if let paused { #expect(objects[paused]["reason"] as? String == "mediaServicesLost") }
+        #expect(events.last == "engineState/stopped")
+    }
+
     @Test func headlessRunEndsWhenTheSoundEnds() throws {
         let server = try PrivateSoundServer()
         defer { server.stop() }

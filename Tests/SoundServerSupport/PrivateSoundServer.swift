@@ -54,6 +54,16 @@ public final class PrivateSoundServer: @unchecked Sendable {
         }
         self.address = address
         self.directory = directory
+        serverProcesses = (values["SOUND_SERVER_PIDS"] ?? "").split(separator: " ").compactMap { pid_t($0) }
+    }
+
+    /// The processes the script started for this server.
+    private let serverProcesses: [pid_t]
+
+    /// Kills every server process at once (SIGKILL), as a crash would: clients
+    /// see their connection drop. ``stop()`` still cleans up afterwards.
+    public func crash() {
+        for pid in serverProcesses { kill(pid, SIGKILL) }
     }
 
     deinit { stop() }
