@@ -96,14 +96,23 @@ public final class OfflineBackend: AudioBackend {
     /// Renders `frames` frames of a float32 stream and returns the samples.
     /// Traps if the granted format is not float32 (a test bug).
     public func renderFloat(frames: Int) -> [Float]? {
+        let format = state.withLock { s in s.configuration.map { grantedFormatOverride ?? $0.format } }
+        precondition(
+            format.map { $0.sampleFormat == .float32 } ?? true,
+            "OfflineBackend.renderFloat on a \(format.map { "\($0.sampleFormat)" } ?? "") stream: use render(frames:)")
         guard let bytes = render(frames: frames) else { return nil }
         return bytes.withUnsafeBytes { $0.withMemoryRebound(to: Float.self) { Array($0) } }
     }
 
-    /// Delivers `event` to the engine as if the server had sent it.
+    /// Delivers `event` to the engine as if the server had sent it. Does
+    /// nothing while the backend is not open (no server, nobody to tell, and
+    /// the statistics count only what happened since `open`).
     public func inject(_ event: BackendEvent) {
-        let handler = state.withLock { $0.events }
-        if case .underflow = event { state.withLock { $0.statistics.underflows += 1 } }
+        let handler = state.withLock { s -> BackendEventHandler? in
+            guard s.configuration != nil else { return nil }
+            if case .underflow = event { s.statistics.underflows += 1 }
+            return s.events
+        }
         handler?(event)
     }
 }

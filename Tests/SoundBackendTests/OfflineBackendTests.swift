@@ -84,15 +84,13 @@ import Testing
 
     /// Documented: "Traps if the granted format is not float32 (a test bug)".
     @Test func renderFloatOfAnInt16StreamTraps() async {
-        await withKnownIssue("renderFloat reinterprets int16 bytes as floats instead of trapping") {
-            await #expect(processExitsWith: .failure) {
-                let int16 = StreamFormat(sampleRate: 48_000, channelCount: 2, sampleFormat: .int16)
-                let backend = OfflineBackend(grantedFormat: int16)
-                let source = RampSource(int16)
-                _ = try? backend.open(.test(), render: source.entry, events: EventRecorder().handler)
-                try? backend.setPaused(false)
-                withExtendedLifetime(source) { _ = backend.renderFloat(frames: 4) }
-            }
+        await #expect(processExitsWith: .failure) {
+            let int16 = StreamFormat(sampleRate: 48_000, channelCount: 2, sampleFormat: .int16)
+            let backend = OfflineBackend(grantedFormat: int16)
+            let source = RampSource(int16)
+            _ = try? backend.open(.test(), render: source.entry, events: EventRecorder().handler)
+            try? backend.setPaused(false)
+            withExtendedLifetime(source) { _ = backend.renderFloat(frames: 4) }
         }
     }
 
@@ -160,7 +158,9 @@ import Testing
         #expect(backend.render(frames: 32) == nil)
         #expect(throws: SoundEngineError.self) { try backend.setPaused(false) }
         backend.inject(.corkRequested)
+        backend.inject(.underflow)
         #expect(events.events.isEmpty)
+        #expect(backend.statistics.underflows == 0, "an event injected while closed counted")
         #expect(source.calls == [32])
     }
 
