@@ -68,7 +68,10 @@ extension AudioSessionPolicy {
         unconfirmedMutes.formIntersection(present)
         winningMedia.formIntersection(present)
         acceptedCalls.formIntersection(present)
-        if isActive && isInForeground { takeOver(&pass) }
+        // After a reset the session takes the audio back but does not mix
+        // with a call still going on: the call interrupts it, whether the
+        // call's stream is in this snapshot or reconnects after us.
+        if isActive && isInForeground { takeOver(&pass, acceptingCalls: !pass.reset) }
     }
 
     private mutating func loseConnection(_ pass: inout HandlingPass) {
