@@ -56,6 +56,14 @@ public enum SoundEngineError: Error, Equatable, Hashable, Sendable {
     case mediaServicesFailed(String)
     /// Another client with higher priority (a call) controls audio (`'!pri'`).
     case insufficientPriority(String)
+    /// The app lacks an entitlement the operation needs (`'ent?'`).
+    case missingEntitlement(String)
+    /// The operation is not allowed while Siri is recording (`'siri'`).
+    case siriIsRecording(String)
+    /// The session was destroyed (`'!ses'`).
+    case expiredSession(String)
+    /// A session failure with no more specific code (`'what'`).
+    case unspecified(String)
 }
 
 extension SoundEngineError {
@@ -75,7 +83,7 @@ extension SoundEngineError {
         case .notImplemented: 0
         case .fail, .incompatibleCategory, .cannotInterruptOthers, .isBusy, .cannotStartPlaying,
             .cannotStartRecording, .resourceNotAvailable, .sessionNotActive, .mediaServicesFailed,
-            .insufficientPriority:
+            .insufficientPriority, .missingEntitlement, .siriIsRecording, .expiredSession, .unspecified:
             2
         }
     }
@@ -94,7 +102,13 @@ extension SoundEngineError {
         case .sessionNotActive: 1_768_841_571  // 'inac'
         case .mediaServicesFailed: 1_836_282_486  // 'msrv'
         case .insufficientPriority: 561_017_449  // '!pri'
-        default: nil
+        case .missingEntitlement: 1_701_737_535  // 'ent?'
+        case .siriIsRecording: 1_936_290_409  // 'siri'
+        case .expiredSession: 561_210_739  // '!ses'
+        case .unspecified: 2_003_329_396  // 'what'
+        case .notInitialized, .alreadyInitialized, .idNotFound, .deviceNotReady, .insufficientMemory, .maxReached,
+            .commandQueueFull, .fileNotFound, .invalidFile, .notImplemented, .fail:
+            nil
         }
     }
 
@@ -108,7 +122,8 @@ extension SoundEngineError {
             .notImplemented(let r), .fail(let r), .incompatibleCategory(let r), .cannotInterruptOthers(let r),
             .isBusy(let r), .cannotStartPlaying(let r), .cannotStartRecording(let r),
             .resourceNotAvailable(let r), .sessionNotActive(let r), .mediaServicesFailed(let r),
-            .insufficientPriority(let r):
+            .insufficientPriority(let r), .missingEntitlement(let r), .siriIsRecording(let r),
+            .expiredSession(let r), .unspecified(let r):
             r
         }
     }
@@ -139,6 +154,10 @@ extension SoundEngineError: CustomStringConvertible {
         case .sessionNotActive: name = "sessionNotActive"
         case .mediaServicesFailed: name = "mediaServicesFailed"
         case .insufficientPriority: name = "insufficientPriority"
+        case .missingEntitlement: name = "missingEntitlement"
+        case .siriIsRecording: name = "siriIsRecording"
+        case .expiredSession: name = "expiredSession"
+        case .unspecified: name = "unspecified"
         }
         return "\(name): \(reason)"
     }

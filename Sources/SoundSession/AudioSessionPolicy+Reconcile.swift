@@ -11,7 +11,10 @@ extension AudioSessionPolicy {
     ///    background-music notifications; media services reset last.
     mutating func reconcile(_ pass: inout HandlingPass) -> [SessionOutput] {
         var outputs: [SessionOutput] = []
-        if !holdsOthersSilent { winningMedia = [] }
+        // Media that won interrupts only a non-mixable active session; the
+        // background does not end it: the other app's music still plays, and
+        // coming back to the foreground takes the audio back.
+        if !(isConnected && isActive && !configuration.isMixable) { winningMedia = [] }
         reconcileInterruption(&pass, into: &outputs)
         if pass.lost { outputs.append(.notification(.mediaServicesWereLost)) }
 

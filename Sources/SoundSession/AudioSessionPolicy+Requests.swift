@@ -104,11 +104,12 @@ extension AudioSessionPolicy {
         pass.overridden = true
     }
 
-    /// The app takes the audio back (activation or return to the foreground):
-    /// it mixes with calls already in progress, and media that won over a
-    /// non-mixable session is silenced again.
-    mutating func takeOver(_ pass: inout HandlingPass) {
-        acceptedCalls = Set(others.values.filter { $0.isCall && $0.isRunning }.map(\.id))
+    /// The app takes the audio back (activation, return to the foreground,
+    /// media-services reset): it mixes with calls already in progress unless
+    /// `acceptingCalls` is false, and media that won over a non-mixable
+    /// session is silenced again.
+    mutating func takeOver(_ pass: inout HandlingPass, acceptingCalls: Bool = true) {
+        if acceptingCalls { acceptedCalls = Set(others.values.filter { $0.isCall && $0.isRunning }.map(\.id)) }
         winningMedia = []
         pass.takeOver = true
     }

@@ -68,7 +68,10 @@ extension AudioSessionPolicy {
         unconfirmedMutes.formIntersection(present)
         winningMedia.formIntersection(present)
         acceptedCalls.formIntersection(present)
-        if isActive && isInForeground { takeOver(&pass) }
+        // After a reset the session takes the audio back but does not mix
+        // with a call still going on: the call interrupts it, whether the
+        // call's stream is in this snapshot or reconnects after us.
+        if isActive && isInForeground { takeOver(&pass, acceptingCalls: !pass.reset) }
     }
 
     private mutating func loseConnection(_ pass: inout HandlingPass) {
@@ -95,6 +98,9 @@ extension AudioSessionPolicy {
     private mutating func changeEndpoints(
         appeared: [AudioEndpoint], disappeared: [EndpointID], _ pass: inout HandlingPass
     ) {
+        // The routes with and without the temporary override, to tell a route
+        // change from a device that changes nothing.
+        let routesBefore = portOverride == .none ? nil : routesWithAndWithoutOverride
         for id in disappeared where registry.remove(id) != nil {
             pass.disappeared.insert(id)
         }
@@ -109,8 +115,21 @@ extension AudioSessionPolicy {
             }
         }
         forgetVanished()
-        // Any route change ends the temporary speaker override (QA1754).
-        if !pass.appeared.isEmpty || !pass.disappeared.isEmpty { portOverride = .none }
+        // Any route change ends the temporary speaker override (QA1754). A
+        // device that changes neither route (Bluetooth HFP without
+        // allowBluetooth, an accessory not in use going away) is no route change.
+        if let routesBefore, routesWithAndWithoutOverride != routesBefore { portOverride = .none }
+    }
+
+    /// The endpoints of the route as overridden and of the route the rules
+    /// would choose without the override: output, input, multiRoute's others.
+    private var routesWithAndWithoutOverride: [[EndpointID?]] {
+        [portOverride, .none].map { override in
+            var policy = self
+            policy.portOverride = override
+            let route = policy.plannedRoute()
+            return [route.output?.id, route.input?.id] + route.extraOutputs.map(\.id)
+        }
     }
 
     /// Drops user choices of endpoints that are no longer present.

@@ -2,15 +2,17 @@ extension Category {
     /// The options that may be set with this category (iOS rules; api-facts 1.2).
     ///
     /// An option the category already implies is settable and changes nothing
-    /// (mixWithOthers in ambient; allowBluetoothA2DP and allowAirPlay in
-    /// ambient, soloAmbient and playback). Any other option is refused with
-    /// `invalidParameter`, iOS's `-50` (`badParam`).
+    /// (mixWithOthers in ambient; allowBluetoothA2DP in ambient, soloAmbient
+    /// and playback). allowAirPlay is implied in those three too, but Apple's
+    /// option page says it can be set *explicitly* only with playAndRecord, so
+    /// elsewhere it is refused like any other option the category does not
+    /// take: `invalidParameter`, iOS's `-50` (`badParam`).
     public var settableOptions: CategoryOptions {
         switch self {
-        case .ambient: [.mixWithOthers, .duckOthers, .allowBluetoothA2DP, .allowAirPlay]
-        case .soloAmbient: [.allowBluetoothA2DP, .allowAirPlay]
+        case .ambient: [.mixWithOthers, .duckOthers, .allowBluetoothA2DP]
+        case .soloAmbient: [.allowBluetoothA2DP]
         case .playback:
-            [.mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers, .allowBluetoothA2DP, .allowAirPlay]
+            [.mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers, .allowBluetoothA2DP]
         case .record: [.allowBluetooth]
         case .playAndRecord:
             [

@@ -33,8 +33,9 @@ public struct CategoryOptions: OptionSet, Hashable, Sendable, Codable, CustomStr
     /// Allow Bluetooth A2DP outputs in playAndRecord (`0x20`); always on in
     /// ambient, soloAmbient and playback.
     public static let allowBluetoothA2DP = CategoryOptions(rawValue: 0x20)
-    /// Allow AirPlay (network, RAOP) outputs in playAndRecord (`0x40`);
-    /// always on in ambient, soloAmbient and playback.
+    /// Allow AirPlay (network, RAOP) outputs in playAndRecord (`0x40`).
+    /// Settable only with playAndRecord; always on (implicitly, not
+    /// settable) in ambient, soloAmbient and playback.
     public static let allowAirPlay = CategoryOptions(rawValue: 0x40)
     /// Keep running when the hardware mutes the microphone (`0x80`).
     /// Categories with input and output: playAndRecord, multiRoute.

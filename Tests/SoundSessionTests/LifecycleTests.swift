@@ -49,6 +49,30 @@ import Testing
         #expect(outputs.resumesEngine)
     }
 
+    /// soloAmbient stops in the background, but the music that won still
+    /// plays: the interruption goes on until the app comes back (and takes the
+    /// audio back) or the music stops.
+    @Test func theBackgroundDoesNotEndAnInterruptionByMediaThatWon() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient))
+        _ = policy.handle(.otherStreamChanged(Streams.music(1)))
+        #expect(policy.interruptionSource == .otherMedia)
+        var outputs = policy.handle(.appEnteredBackground)
+        #expect(outputs.interruptions.isEmpty, "the other music still plays: \(outputs)")
+        #expect(policy.isInterrupted)
+        #expect(!outputs.resumesEngine)
+        outputs = policy.handle(.appEnteredForeground)
+        #expect(outputs.interruptions == [.ended(shouldResume: true)])
+        #expect(outputs.muted == [1])
+        #expect(outputs.resumesEngine)
+
+        // The music stopping while the app is away ends it too; the engine stays paused there.
+        _ = policy.handle(.otherStreamChanged(Streams.music(2)))
+        _ = policy.handle(.appEnteredBackground)
+        outputs = policy.handle(.otherStreamChanged(Streams.music(2, running: false)))
+        #expect(outputs.interruptions == [.ended(shouldResume: true)])
+        #expect(outputs.pausesEngine(.appInBackground))
+    }
+
     @Test func aNonMixableSessionCannotBeActivatedFromTheBackground() throws {
         var policy = try AudioSessionPolicy.connected(.with(.soloAmbient), active: false)
         _ = policy.handle(.appEnteredBackground)

@@ -91,12 +91,30 @@ import Testing
         ])
     }
 
-    @Test func aResetDuringACallThatContinuesInterruptsAgain() throws {
+    /// A call that goes on through a server restart interrupts the session
+    /// again, whichever client reconnects first: the session never plays over
+    /// the call in between, and ends in the same state.
+    @Test(arguments: [true, false])
+    func aResetDuringACallThatContinuesInterruptsAgain(callReconnectsFirst: Bool) throws {
         var policy = try AudioSessionPolicy.connected(.with(.ambient))
+        #expect(policy.handle(.otherStreamChanged(Streams.call(2))).interruptions == [.began(.phoneCall)])
         _ = policy.handle(.connectionLost)
-        _ = policy.handle(.connected(SystemSnapshot(endpoints: Endpoints.phone)))
-        // The call app reconnects after us.
-        let outputs = policy.handle(.otherStreamChanged(Streams.call(3)))
+        var outputs: [SessionOutput] = []
+        if callReconnectsFirst {
+            // The call's stream is already in the snapshot.
+            outputs = policy.handle(.connected(SystemSnapshot(endpoints: Endpoints.phone, streams: [Streams.call(3)])))
+            #expect(!outputs.resumesEngine, "the game must not play over the call")
+        } else {
+            outputs = policy.handle(.connected(SystemSnapshot(endpoints: Endpoints.phone)))
+            outputs += policy.handle(.otherStreamChanged(Streams.call(3)))
+        }
         #expect(outputs.interruptions == [.began(.phoneCall)])
+        #expect(outputs.notifications.contains(.mediaServicesWereReset))
+        #expect(policy.isInterrupted)
+        #expect(policy.engineState == .paused(.interrupted))
+        // The call ends: the session resumes.
+        outputs = policy.handle(.otherStreamRemoved(3))
+        #expect(outputs.interruptions == [.ended(shouldResume: true)])
+        #expect(outputs.resumesEngine)
     }
 }

@@ -28,6 +28,38 @@ import Testing
         #expect(outputs.routeChanges.map(\.reason) == [.oldDeviceUnavailable])
     }
 
+    /// A device the category cannot use changes no route: the override stays
+    /// and nothing is notified, whether it comes or goes.
+    @Test func aDeviceTheCategoryCannotUseDoesNotClearTheOverride() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playAndRecord))
+        _ = try policy.handle(.overrideOutputAudioPort(.speaker))
+
+        // Bluetooth hands-free without allowBluetooth: not usable.
+        var outputs = policy.handle(.endpointsChanged(appeared: [Endpoints.bluetoothHFP, Endpoints.bluetoothMic], disappeared: []))
+        #expect(policy.portOverride == .speaker)
+        #expect(policy.outputType == .builtInSpeaker)
+        #expect(outputs.isEmpty, "no route change, no action: \(outputs)")
+        outputs = policy.handle(
+            .endpointsChanged(appeared: [], disappeared: [Endpoints.bluetoothHFP.id, Endpoints.bluetoothMic.id]))
+        #expect(policy.portOverride == .speaker)
+        #expect(outputs.isEmpty, "no route change, no action: \(outputs)")
+
+        // A device it can use still ends the override.
+        outputs = policy.handle(.endpointAppeared(Endpoints.usb))
+        #expect(policy.portOverride == .none)
+        #expect(policy.outputType == .usbAudio)
+        #expect(outputs.routeChanges.map(\.reason) == [.newDeviceAvailable])
+    }
+
+    @Test func theOverriddenSpeakerGoingAwayEndsTheOverride() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playAndRecord))
+        _ = try policy.handle(.overrideOutputAudioPort(.speaker))
+        let outputs = policy.handle(.endpointDisappeared(Endpoints.speaker.id))
+        #expect(policy.portOverride == .none)
+        #expect(policy.outputType == .builtInReceiver)
+        #expect(outputs.routeChanges.map(\.reason) == [.oldDeviceUnavailable])
+    }
+
     @Test func theOverrideForcesTheBuiltInMicrophoneAndSpeakerOverAHeadset() throws {
         var policy = try AudioSessionPolicy.connected(
             .with(.playAndRecord), endpoints: Endpoints.phone + [Endpoints.headphones, Endpoints.headsetMic])
