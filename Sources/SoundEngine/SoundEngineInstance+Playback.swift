@@ -24,9 +24,10 @@ extension SoundEngineInstance {
         try checkAlive()
         if streaming {
             _ = try SoundFileDecoder(path: path)  // refuse a missing or corrupt file now, not at play time
-            return try mixer.loadStream(name: path, quality: quality, open: { () throws(SoundEngineError) -> any AudioFrameSource in
+            let open: AudioSourceOpener = { () throws(SoundEngineError) -> any AudioFrameSource in
                 try SoundFileDecoder(path: path)
-            })
+            }
+            return try mixer.loadStream(name: path, quality: quality, open: open)
         }
         let audio = try SoundFileDecoder.decode(path: path)
         return try mixer.loadSound(audio, name: path, loop: loop, quality: quality)

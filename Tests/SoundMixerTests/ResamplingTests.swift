@@ -90,7 +90,8 @@ struct ResamplingTests {
             case (nil, true): id = try mixer.loadStream(name: "6k") { MemorySource(audio) }
             case (let q?, true): id = try mixer.loadStream(name: "6k", quality: q) { MemorySource(audio) }
             }
-            let v = try mixer.play(id, VoiceParameters(pan: -1, pitch: 0.73, start: .atFrame(Int64(start)), quality: voice))
+            let parameters = VoiceParameters(pan: -1, pitch: 0.73, start: .atFrame(Int64(start)), quality: voice)
+            let v = try mixer.play(id, parameters)
             // A stream fits its ring whole: wait until it is decoded so it starts on time.
             if streamed { #expect(waitUntil { mixer.streamProgress(v)?.reachedEnd == true }) }
             return render(mixer, frames: 4800).left
