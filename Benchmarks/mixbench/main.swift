@@ -129,7 +129,7 @@ func run(voices n: Int, _ o: Options) throws(SoundEngineError) -> Result {
     var sounds: [SoundID] = []
     for s in 0..<sourceCount {
         let audio = DecodedAudio(sampleRate: rate, channelCount: 1, samples: noise(seed: UInt64(s), frames: rate))
-        sounds.append(try mixer.loadSound(audio, name: "noise \(s)"))
+        sounds.append(try mixer.loadSound(audio, name: "noise \(s)", quality: o.quality))
     }
     for i in 0..<n {
         let ratio = 0.9 + 0.2 * (Double(i) / Double(n))
@@ -138,7 +138,7 @@ func run(voices n: Int, _ o: Options) throws(SoundEngineError) -> Result {
         let pan = Float(theta * 4 / Double.pi - 1)
         try mixer.play(
             sounds[i % sourceCount], on: .master,
-            VoiceParameters(volume: 0.5, pan: pan, pitch: ratio, loop: true, quality: o.quality))
+            VoiceParameters(volume: 0.5, pan: pan, pitch: ratio, loop: true))
     }
     // The device buffer: pre-allocated and pre-faulted.
     let device = UnsafeMutablePointer<Float>.allocate(capacity: frames * 2)

@@ -150,9 +150,11 @@ public enum SoundEngine {
 
     // MARK: Playback
 
-    /// Loads a sound file; see ``SoundEngineInstance/loadSound(path:streaming:loop:)``.
-    public static func loadSound(path: String, streaming: Bool = false) throws(SoundEngineError) -> SoundID {
-        try current.loadSound(path: path, streaming: streaming)
+    /// Loads a sound file; see ``SoundEngineInstance/loadSound(path:streaming:loop:quality:)``.
+    public static func loadSound(
+        path: String, streaming: Bool = false, quality: ResamplerQuality = .linear
+    ) throws(SoundEngineError) -> SoundID {
+        try current.loadSound(path: path, streaming: streaming, quality: quality)
     }
 
     /// Plays a sound; see ``SoundEngineInstance/play(_:on:_:completion:)``.

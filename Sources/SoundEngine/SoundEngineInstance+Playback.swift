@@ -13,29 +13,33 @@ extension SoundEngineInstance {
     ///     `true` decodes it ahead of playback on the streaming thread (for
     ///     music and other long sounds).
     ///   - loop: the region a looping voice repeats (in-memory sounds), default the whole sound.
+    ///   - quality: the resampler of the sound's voices unless a voice chooses
+    ///     its own (``VoiceParameters/quality``); default linear.
     /// - Throws: `fileNotFound`, `invalidFile` naming the file; `maxReached`
     ///   when ``InitSettings/maxSounds`` are loaded. The engine keeps playing
     ///   what it had.
-    public func loadSound(path: String, streaming: Bool = false, loop: LoopRegion? = .whole) throws(SoundEngineError)
-        -> SoundID
-    {
+    public func loadSound(
+        path: String, streaming: Bool = false, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
+    ) throws(SoundEngineError) -> SoundID {
         try checkAlive()
         if streaming {
             _ = try SoundFileDecoder(path: path)  // refuse a missing or corrupt file now, not at play time
-            return try mixer.loadStream(name: path, open: { () throws(SoundEngineError) -> any AudioFrameSource in
+            let open: AudioSourceOpener = { () throws(SoundEngineError) -> any AudioFrameSource in
                 try SoundFileDecoder(path: path)
-            })
+            }
+            return try mixer.loadStream(name: path, quality: quality, open: open)
         }
         let audio = try SoundFileDecoder.decode(path: path)
-        return try mixer.loadSound(audio, name: path, loop: loop)
+        return try mixer.loadSound(audio, name: path, loop: loop, quality: quality)
     }
 
-    /// Loads decoded audio already in memory.
-    public func loadSound(_ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole) throws(SoundEngineError)
-        -> SoundID
-    {
+    /// Loads decoded audio already in memory, with `loop` and `quality` as in
+    /// ``loadSound(path:streaming:loop:quality:)``.
+    public func loadSound(
+        _ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
+    ) throws(SoundEngineError) -> SoundID {
         try checkAlive()
-        return try mixer.loadSound(audio, name: name, loop: loop)
+        return try mixer.loadSound(audio, name: name, loop: loop, quality: quality)
     }
 
     /// Unloads a sound; voices playing it fade out first.

@@ -10,12 +10,15 @@ extension Mixer {
     ///   - loop: the region voices repeat when played with `loop: true`
     ///     (default the whole sound); `nil` for a sound that never loops (its
     ///     guards are silent, so its last frame fades to zero exactly).
+    ///   - quality: the interpolation of the sound's voices when pitched or
+    ///     played at another rate, unless a voice overrides it
+    ///     (``VoiceParameters/quality``); default linear, the cheapest.
     /// - Throws: `invalidParameter` for an empty sound, a rate outside
     ///   1000…768000 or a bad loop region; `maxReached` when
     ///   ``MixerConfiguration/maxSounds`` sounds are loaded.
-    public func loadSound(_ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole) throws(SoundEngineError)
-        -> SoundID
-    {
+    public func loadSound(
+        _ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
+    ) throws(SoundEngineError) -> SoundID {
         // Copy outside the lock; only the arena allocation needs it.
         let storage = try SoundStorage(audio, name: name, loop: loop) { bytes in
             control.withLock { $0.arena.allocate(bytes) }
@@ -26,7 +29,8 @@ extension Mixer {
                 core.pointee.sounds[slot] = storage.body
                 let generation = state.soundGenerations[slot]
                 state.sounds[slot] = ControlState.Sound(
-                    name: name, generation: generation, content: .memory(storage), canLoop: loop != nil)
+                    name: name, generation: generation, content: .memory(storage), canLoop: loop != nil,
+                    quality: quality)
                 return SoundID(slot: UInt32(slot), generation: generation)
             }
         } catch {
@@ -40,17 +44,22 @@ extension Mixer {
     /// own ring (``MixerConfiguration/streamBufferFrames``). Streamed voices
     /// loop the whole source when played with `loop: true`.
     ///
-    /// - Parameter open: creates a fresh source positioned at frame 0; called
-    ///   on the streaming thread, once per voice. A thrown error ends the voice
-    ///   with ``MixerEvent/streamFailed(_:_:)``.
+    /// - Parameters:
+    ///   - quality: the interpolation of the sound's voices, unless a voice
+    ///     overrides it (``VoiceParameters/quality``); default linear.
+    ///   - open: creates a fresh source positioned at frame 0; called on the
+    ///     streaming thread, once per voice. A thrown error ends the voice
+    ///     with ``MixerEvent/streamFailed(_:_:)``.
     /// - Throws: `maxReached` when ``MixerConfiguration/maxSounds`` sounds are loaded.
-    public func loadStream(name: String, open: @escaping AudioSourceOpener) throws(SoundEngineError) -> SoundID {
+    public func loadStream(
+        name: String, quality: ResamplerQuality = .linear, open: @escaping AudioSourceOpener
+    ) throws(SoundEngineError) -> SoundID {
         try control.withLock { state throws(SoundEngineError) in
             let slot = try takeSoundSlot(&state)
             core.pointee.sounds[slot] = .empty
             let generation = state.soundGenerations[slot]
             state.sounds[slot] = ControlState.Sound(
-                name: name, generation: generation, content: .stream(open), canLoop: true)
+                name: name, generation: generation, content: .stream(open), canLoop: true, quality: quality)
             return SoundID(slot: UInt32(slot), generation: generation)
         }
     }

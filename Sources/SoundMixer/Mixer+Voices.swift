@@ -68,7 +68,7 @@ extension Mixer {
                 slot: UInt32(slot), generation: generation, sound: sound.slot, soundGeneration: sound.generation,
                 bus: Int32(busIndex), stream: stream, gains: Self.gains(volume: p.volume, pan: p.pan),
                 pitch: p.pitch, fadeInFrames: Int32(p.fadeInFrames), startKind: startKind, loop: p.loop,
-                quality: p.quality.rawValue, time: time)
+                quality: (p.quality ?? entry.quality).rawValue, time: time)
             do throws(SoundEngineError) {
                 try push(.start(command))
             } catch {

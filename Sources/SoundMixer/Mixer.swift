@@ -168,6 +168,7 @@ public final class Mixer: @unchecked Sendable {
         s.overlappingRenderCalls = a.pointee.overlappingRenderCalls.load(ordering: .relaxed)
         s.voicesActive = a.pointee.voicesActive.load(ordering: .relaxed)
         s.starvations = a.pointee.starvations.load(ordering: .relaxed)
+        s.streamedFrames = a.pointee.streamedFrames.load(ordering: .relaxed)
         s.eventsPosted = a.pointee.eventsPosted.load(ordering: .relaxed)
         s.eventsDropped = a.pointee.eventsDropped.load(ordering: .relaxed)
         s.kernels = kernelName

@@ -17,6 +17,9 @@ public struct MixerStatistics: Sendable, Hashable {
     public var voicesActive: Int = 0
     /// Times a streamed voice ran dry.
     public var starvations: UInt64 = 0
+    /// Source frames streamed voices have played from their rings (the
+    /// render thread's side of streaming; 0 means no stream was heard).
+    public var streamedFrames: UInt64 = 0
     /// Events the render thread produced.
     public var eventsPosted: UInt64 = 0
     /// Events lost because the event queue was full.

@@ -9,7 +9,7 @@ public struct SoundID: Hashable, Sendable, CustomStringConvertible {
     /// Incremented each time the slot is reused.
     public let generation: UInt32
 
-    /// Makes an ID; games get IDs from ``Mixer/loadSound(_:name:loop:)``.
+    /// Makes an ID; games get IDs from ``Mixer/loadSound(_:name:loop:quality:)``.
     public init(slot: UInt32, generation: UInt32) {
         self.slot = slot
         self.generation = generation

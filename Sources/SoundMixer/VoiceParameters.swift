@@ -1,7 +1,7 @@
 /// How a voice starts playing: everything ``Mixer/play(_:on:_:)`` needs
 /// besides the sound and the bus. Defaults: unity volume, centre, original
-/// pitch, no loop, no fade, starting at the next render quantum, linear
-/// interpolation.
+/// pitch, no loop, no fade, starting at the next render quantum, the sound's
+/// own interpolation quality (chosen when it was loaded; linear unless said).
 public struct VoiceParameters: Sendable, Hashable {
     /// Linear gain, 0…16 (1 = unchanged).
     public var volume: Float
@@ -19,13 +19,16 @@ public struct VoiceParameters: Sendable, Hashable {
     public var fadeInFrames: Int
     /// When the first frame plays.
     public var start: VoiceStart
-    /// Interpolation between source samples.
-    public var quality: ResamplerQuality
+    /// Interpolation between source samples for this voice, overriding the
+    /// sound's default (the `quality` it was loaded with, see
+    /// ``Mixer/loadSound(_:name:loop:quality:)``); `nil` (the default) uses
+    /// the sound's.
+    public var quality: ResamplerQuality?
 
     /// Creates parameters; every argument has the default described on the type.
     public init(
         volume: Float = 1, pan: Float = 0, pitch: Double = 1, loop: Bool = false, fadeInFrames: Int = 0,
-        start: VoiceStart = .immediately, quality: ResamplerQuality = .linear
+        start: VoiceStart = .immediately, quality: ResamplerQuality? = nil
     ) {
         self.volume = volume
         self.pan = pan

@@ -10,6 +10,33 @@ struct AllocationTests {
     /// This suite's counter slot (each allocation test has its own).
     let slot: Int32 = 0
 
+    /// Where the positive control keeps what it allocates, so that the
+    /// optimizer can neither remove nor stack-promote the allocations.
+    final class Sink: @unchecked Sendable {
+        // @unchecked: written by one thread, read after it finished.
+        var values: [Int] = []
+        var object: AnyObject?
+    }
+
+    /// Whether Swift runtime allocations (an array growing, an object) made
+    /// on a thread armed like the render thread reach the counter: the C
+    /// self-test only proves that C's malloc does.
+    func swiftAllocationsAreCounted() -> Bool {
+        let sink = Sink()
+        let thread = Thread {
+            se_alloc_counter_arm(slot)
+            sink.values.append(contentsOf: 0..<64)
+            sink.object = Sink()
+            se_alloc_counter_disarm()
+        }
+        se_alloc_counter_reset(slot)
+        thread.start()
+        while !thread.isFinished { sched_yield() }
+        let counted = se_alloc_counter_allocations(slot) >= 2 && se_alloc_counter_armings(slot) == 1
+        se_alloc_counter_reset(slot)
+        return counted && sink.values.count == 64 && sink.object != nil
+    }
+
     /// Drives the real render entry from a thread of its own, with the
     /// allocation counter armed only there, for thousands of quanta while
     /// this thread starts, changes and stops voices (in memory and streamed),
@@ -18,6 +45,7 @@ struct AllocationTests {
     @Test("the render thread makes no heap calls while voices start, stop and stream", .disabled(if: se_alloc_counter_compiled_out() == 1, "a sanitizer build: its runtime owns malloc"))
     func noAllocationsOnTheRenderThread() throws {
         #expect(se_alloc_counter_self_test(slot) == 1, "the allocation counter must see allocations for a zero to mean anything")
+        #expect(swiftAllocationsAreCounted(), "the counter must see Swift's allocations on an armed thread too")
         let mixer = try makeMixer {
             $0.maxVoices = 48
             $0.maxStreams = 4
@@ -31,6 +59,11 @@ struct AllocationTests {
             name: "loop", loop: LoopRegion(start: 1000, end: 4000))
         let stream = try mixer.loadStream(name: "music") { MemorySource(sine(frequency: 220, rate: 32_000, frames: 64_000)) }
         let bus = try mixer.createBus(name: "sfx")
+        // Music that streams through the whole run (the voices the loop below
+        // starts are often stopped before their ring is ready): pre-filled
+        // before the render thread starts, so it plays at least that much.
+        let music = try mixer.play(stream, VoiceParameters(volume: 0.5, loop: true))
+        #expect(waitUntil { mixer.streamProgress(music)?.ready == true })
 
         let quantaToRender = 6000
         let rendered = Atomic<Int>(0)
@@ -72,6 +105,10 @@ struct AllocationTests {
         #expect(se_alloc_counter_frees(slot) == 0)
         let s = mixer.statistics
         #expect(s.quantaRendered > 4000 && s.commandsProcessed > 500)
+        // The render thread read the stream while it was watched: at least the
+        // pre-filled half ring (less the 32-frame margin) was played.
+        #expect(s.streamedFrames >= 2048 - 32, "streamed \(s.streamedFrames) frames")
+        #expect(mixer.isActive(music))
         mixer.shutdown()
     }
 }

@@ -1,5 +1,7 @@
+import Foundation
 import SoundCore
 import SoundMixer
+import Synchronization
 import Testing
 
 @Suite("Bus graph")
@@ -69,6 +71,92 @@ struct BusTests {
         #expect(readings.count == 2 && readings.allSatisfy { abs($0.rms - 0.4) < 1e-3 })
     }
 
+    /// The control thread keeps editing the graph (volumes, mutes, new buses,
+    /// moves) while a render thread renders; every edit publishes a whole
+    /// plan. A constant 1 on bus `a` (left) and on bus `b` (right) makes each
+    /// quantum's last frame read out the gains of the plan that rendered it
+    /// (ramps are one frame). The edits set `a` then `b` to the same new
+    /// volume, so a published plan has `a == b`, `a` one step ahead, or `a`
+    /// muted; a plan torn between two publications (entries of one, count or
+    /// order of another) shows a pair that no published plan had.
+    @Test("bus plans edited during rendering arrive whole on the render thread")
+    func plansArriveWhole() throws {
+        let mixer = try makeMixer { $0.maxBuses = 24 }
+        let a = try mixer.createBus(name: "a")
+        let b = try mixer.createBus(name: "b")
+        let dc = try mixer.loadSound(constant(1, frames: 1000), name: "dc")
+        try mixer.play(dc, on: a, VoiceParameters(pan: -1, loop: true))
+        try mixer.play(dc, on: b, VoiceParameters(pan: 1, loop: true))
+        _ = render(mixer, frames: 1024)  // the voices' gains settle
+
+        let seen = Observed()
+        let stop = Atomic<Bool>(false)
+        let quanta = Atomic<Int>(0), edits = Atomic<Int>(0)
+        let renderer = Thread {
+            var buffer = [Float](repeating: 0, count: 2 * 256)
+            seen.levels.reserveCapacity(1 << 16)
+            var i = 0
+            while !stop.load(ordering: .relaxed) {
+                buffer.withUnsafeMutableBytes { mixer.render(into: $0.baseAddress!, frames: 256) }
+                if seen.levels.count < 1 << 16 { seen.levels.append(Levels(left: buffer[510], right: buffer[511])) }
+                i += 1
+                quanta.store(i, ordering: .relaxed)
+                // Never far ahead of the editor, so that plans change all along.
+                while edits.load(ordering: .relaxed) < i / 2 && !stop.load(ordering: .relaxed) { sched_yield() }
+            }
+        }
+        var volume = (a: Float(1), b: Float(1)), mutedA = false
+        var published: Set<Levels> = [Levels(left: 1, right: 1)], last = Levels(left: 1, right: 1)
+        func edited() {
+            last = Levels(left: mutedA ? 0 : volume.a, right: volume.b)
+            published.insert(last)
+            edits.add(1, ordering: .relaxed)
+        }
+        renderer.start()
+        var extras: [BusID] = []
+        var k = 0
+        while quanta.load(ordering: .relaxed) < 20_000 {
+            k += 1
+            let v = Float(k % 61 + 2) / 64  // exact in binary; never 0 or 1
+            try mixer.setBusVolume(a, v, rampFrames: 0)
+            volume.a = v
+            edited()
+            try mixer.setBusVolume(b, v, rampFrames: 0)
+            volume.b = v
+            edited()
+            if k % 3 == 0 {
+                try mixer.setBusMuted(a, true, rampFrames: 0)
+                mutedA = true
+                edited()
+                try mixer.setBusMuted(a, false, rampFrames: 0)
+                mutedA = false
+                edited()
+            }
+            if k % 5 == 0 {  // reshape the plan: more entries, other positions
+                if extras.count < 20 {
+                    extras.append(try mixer.createBus(name: "extra \(k)", parent: k % 2 == 0 ? a : b))
+                } else {
+                    try mixer.setBusParent(extras[k % extras.count], [a, b, .master][k % 3])
+                }
+                edited()
+            }
+        }
+        stop.store(true, ordering: .relaxed)
+        while !renderer.isFinished { sched_yield() }
+
+        let valid = Array(published)
+        let torn = seen.levels.filter { o in
+            !valid.contains { abs($0.left - o.left) < 1e-6 && abs($0.right - o.right) < 1e-6 }
+        }
+        #expect(torn.isEmpty, "\(torn.count) of \(seen.levels.count) quanta used a plan never published")
+        #expect(Set(seen.levels).count >= 10, "the render thread saw only \(Set(seen.levels).count) plans")
+        #expect(extras.count == 20 && k > 1000)
+        // The last plan arrives.
+        let out = render(mixer, frames: 256)
+        #expect(abs(out.left[255] - last.left) < 1e-6 && out.right[255] == last.right)
+        #expect(mixer.statistics.overlappingRenderCalls == 0)
+    }
+
     @Test("bad bus edits are refused and change nothing")
     func badEdits() throws {
         let mixer = try makeMixer { $0.maxBuses = 3 }
@@ -85,4 +173,16 @@ struct BusTests {
         #expect(throws: SoundEngineError.self) { try mixer.setBusVolume(a, -1) }
         try mixer.setBusParent(b, .master)
     }
+}
+
+/// A quantum's last frame, left and right.
+private struct Levels: Hashable {
+    var left: Float
+    var right: Float
+}
+
+/// What a render thread saw; read once it finished.
+private final class Observed: @unchecked Sendable {
+    // @unchecked: written only by the render thread, read after it ended.
+    var levels: [Levels] = []
 }

@@ -71,6 +71,57 @@ struct ResamplingTests {
         #expect(sinc < 0.005)
     }
 
+    /// A 6 kHz sine pitched by 0.73 (in memory or streamed, sound and voice
+    /// quality as given): sinc follows the ideal signal closely, linear's
+    /// error is many times larger, so the output tells which one played.
+    @Test("a sound's quality chosen at load plays unless the voice overrides it")
+    func perSoundQuality() throws {
+        let audio = sine(frequency: 6000, frames: 4800, amplitude: 0.5)
+        let start = 512
+        func play(loadedWith sound: ResamplerQuality?, voice: ResamplerQuality?, streamed: Bool = false) throws
+            -> [Float]
+        {
+            let mixer = try makeMixer()
+            defer { mixer.shutdown() }
+            let id: SoundID
+            switch (sound, streamed) {
+            case (nil, false): id = try mixer.loadSound(audio, name: "6k", loop: nil)
+            case (let q?, false): id = try mixer.loadSound(audio, name: "6k", loop: nil, quality: q)
+            case (nil, true): id = try mixer.loadStream(name: "6k") { MemorySource(audio) }
+            case (let q?, true): id = try mixer.loadStream(name: "6k", quality: q) { MemorySource(audio) }
+            }
+            let parameters = VoiceParameters(pan: -1, pitch: 0.73, start: .atFrame(Int64(start)), quality: voice)
+            let v = try mixer.play(id, parameters)
+            // A stream fits its ring whole: wait until it is decoded so it starts on time.
+            if streamed { #expect(waitUntil { mixer.streamProgress(v)?.reachedEnd == true }) }
+            return render(mixer, frames: 4800).left
+        }
+        func error(_ out: [Float]) -> Double {
+            var e = 0.0
+            for t in 1000..<4800 {
+                let phase: Double = 2 * Double.pi * 6000 * 0.73 * Double(t - start) / 48_000
+                e += (Double(out[t]) - 0.5 * sin(phase)) * (Double(out[t]) - 0.5 * sin(phase))
+            }
+            return (e / 3800).squareRoot()
+        }
+        func same(_ a: [Float], _ b: [Float]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) < 1e-7 } }
+
+        let sincSound = try play(loadedWith: .sinc, voice: nil)
+        let plainSound = try play(loadedWith: nil, voice: nil)
+        #expect(error(sincSound) < 0.005, "a sound loaded with .sinc must play with sinc")
+        #expect(error(plainSound) > 4 * error(sincSound), "linear \(error(plainSound)), sinc \(error(sincSound))")
+        // The voice's choice wins over the sound's, both ways.
+        #expect(same(try play(loadedWith: .sinc, voice: .linear), plainSound))
+        #expect(same(try play(loadedWith: .linear, voice: nil), plainSound))
+        #expect(same(try play(loadedWith: nil, voice: .sinc), sincSound))
+        let cubicVoice = try play(loadedWith: .sinc, voice: .cubic)
+        #expect(same(cubicVoice, try play(loadedWith: .linear, voice: .cubic)) && !same(cubicVoice, sincSound))
+        // The same for a streamed sound.
+        #expect(same(try play(loadedWith: .sinc, voice: nil, streamed: true), sincSound))
+        #expect(same(try play(loadedWith: nil, voice: nil, streamed: true), plainSound))
+        #expect(same(try play(loadedWith: .sinc, voice: .linear, streamed: true), plainSound))
+    }
+
     @Test("the portable and the vector kernels agree", arguments: [0.61, 0.95, 1.0, 1.07, 1.6, 3.3], ResamplerQuality.allCases)
     func kernelSetsAgree(pitch: Double, quality: ResamplerQuality) throws {
         func run(_ kernels: KernelSelection) throws -> [Float] {

@@ -131,3 +131,22 @@ final class MemorySource: AudioFrameSource, @unchecked Sendable {
         state.withLock { $0.position = frame }
     }
 }
+
+/// Writes `audio` as a 16-bit PCM WAV file (a real file for the real decoder);
+/// samples are clamped to ±1 and rounded.
+func writeWAV(_ audio: DecodedAudio, to path: String) throws {
+    let channels = audio.channelCount, rate = audio.sampleRate
+    let dataBytes = audio.samples.count * 2
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(44 + dataBytes)
+    func text(_ s: String) { bytes += Array(s.utf8) }
+    func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { bytes += $0 } }
+    func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { bytes += $0 } }
+    text("RIFF"); u32(36 + dataBytes); text("WAVE")
+    text("fmt "); u32(16); u16(1); u16(channels); u32(rate); u32(rate * channels * 2); u16(channels * 2); u16(16)
+    text("data"); u32(dataBytes)
+    for x in audio.samples {
+        withUnsafeBytes(of: Int16((max(-1, min(1, x)) * 32767).rounded()).littleEndian) { bytes += $0 }
+    }
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+}

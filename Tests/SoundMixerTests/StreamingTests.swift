@@ -1,5 +1,6 @@
 import Foundation
 import SoundCore
+import SoundDecoding
 import SoundMixer
 import Testing
 
@@ -27,6 +28,80 @@ struct StreamingTests {
         #expect(zip(streamed, reference).map { abs($0 - $1) }.max()! < 1e-6)
         #expect(!mixer.isActive(voice) && mixer.statistics.starvations == 0)
         mixer.shutdown()
+    }
+
+    /// A real WAV file, decoded by libsndfile twice: whole into memory, and
+    /// on the streaming thread into a ring of 1024 frames (the file is 64
+    /// times longer, so the ring refills and wraps about 64 times). Between
+    /// quanta the test waits, with a deadline, until the decoder has
+    /// published every frame the next quantum reads, as a real-time schedule
+    /// would allow: the comparison cannot depend on thread timing.
+    @Test("a streamed sound file renders like its in-memory decode, across many ring refills", arguments: [
+        (1.0, ResamplerQuality.linear), (0.77, .cubic), (1.31, .sinc),
+    ])
+    func streamedFileEqualsDecode(pitch: Double, quality: ResamplerQuality) throws {
+        let rate = 44_100, frames = 65_536
+        var seed: UInt64 = 0x5EED
+        var samples: [Float] = []
+        for i in 0..<frames {
+            let t = Double(i) / Double(rate)
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let noise = Float(Int64(bitPattern: seed) >> 40) / Float(1 << 23) * 0.05
+            samples.append(Float(0.4 * sin(2 * Double.pi * 440 * t) + 0.2 * sin(2 * Double.pi * 3100 * t)) + noise)
+            samples.append(Float(0.3 * sin(2 * Double.pi * 660 * t + 1)) - noise)
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID()).wav").path
+        try writeWAV(DecodedAudio(sampleRate: rate, channelCount: 2, samples: samples), to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let decoded = try SoundFileDecoder.decode(path: path)
+        #expect(decoded.frameCount == frames && decoded.channelCount == 2)
+        let start = 1024
+        let parameters = VoiceParameters(pitch: pitch, start: .atFrame(Int64(start)), quality: quality)
+        let step = UInt64(pitch * Double(rate) / 48_000 * 4_294_967_296.0)
+        let quantum = 256
+        let played = Int(Double(frames) * 4_294_967_296.0 / Double(step))
+        let total = (start + played + 1024) / quantum * quantum
+
+        let memory = try makeMixer()
+        try memory.play(try memory.loadSound(decoded, name: "memory", loop: nil), parameters)
+        let reference = render(memory, frames: total, block: quantum)
+        #expect(rms(reference.left[...]) > 0.2 && rms(reference.right[...]) > 0.1)
+
+        let mixer = try makeMixer { $0.streamBufferFrames = 1024 }
+        let stream = try mixer.loadStream(name: path) { () throws(SoundEngineError) -> any AudioFrameSource in
+            try SoundFileDecoder(path: path)
+        }
+        let voice = try mixer.play(stream, parameters)
+        var left: [Float] = [], right: [Float] = []
+        while left.count < total {
+            // Source frames read by the end of the next quantum, plus the
+            // interpolator's taps and the ring's 32-frame margin.
+            let needed = Int((UInt64(max(0, left.count + quantum - start)) &* step) >> 32) + 64
+            let decodedAhead = waitUntil {
+                guard let progress = mixer.streamProgress(voice) else { return true }  // ended
+                return progress.reachedEnd || (progress.ready && progress.decodedFrames >= needed)
+            }
+            guard decodedAhead else {
+                Issue.record("the decoder did not reach frame \(needed) within the deadline")
+                break
+            }
+            let out = render(mixer, frames: quantum)
+            left += out.left
+            right += out.right
+        }
+        let s = mixer.statistics
+        #expect(s.starvations == 0)
+        #expect(s.streamedFrames >= UInt64(frames - 8), "streamed \(s.streamedFrames) of \(frames) frames")
+        #expect(!mixer.isActive(voice))
+        mixer.shutdown()
+        #expect(left.count == total)
+        let error = max(
+            zip(left, reference.left).map { abs($0 - $1) }.max() ?? .infinity,
+            zip(right, reference.right).map { abs($0 - $1) }.max() ?? .infinity)
+        #expect(error < 1e-6, "largest difference \(error)")
+        let first = left.indices.first { abs(left[$0] - reference.left[$0]) >= 1e-6 }
+        #expect(first == nil, "first difference at output frame \(first ?? -1) (the voice starts at \(start))")
     }
 
     @Test("a stream longer than its ring loops through it with the decoder keeping up")

@@ -114,8 +114,9 @@ void mk_scale_ramped(const mk_kernel_table *table, float *left, float *right, fl
 void mk_measure(const mk_kernel_table *table, const float *left, const float *right, int32_t frames,
                 float *peak, double *sum_squares) MK_NONBLOCKING;
 
-/// Soft clip in place: identity below |x| = 0.75, then a tanh knee that
-/// approaches ±1 and never exceeds it.
+/// Soft clip in place: identity below |x| = 0.75, then a rational knee
+/// `0.75 + 0.25 · u / (1 + u)` with `u = (|x| - 0.75) / 0.25` (slope 1 at the
+/// knee, no transcendental call) that approaches ±1 and never exceeds it.
 void mk_soft_clip(const mk_kernel_table *table, float *left, float *right, int32_t frames) MK_NONBLOCKING;
 
 /// Writes `frames` interleaved frames of `channels` float32 samples to `dst`:

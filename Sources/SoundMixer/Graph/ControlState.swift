@@ -24,6 +24,8 @@ struct ControlState {
         var generation: UInt32
         var content: Content
         var canLoop: Bool
+        /// Interpolation of voices that do not choose their own.
+        var quality: ResamplerQuality
         /// Unload requested; waiting for the render thread to release the slot.
         var unloading = false
     }

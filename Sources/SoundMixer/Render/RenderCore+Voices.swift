@@ -186,6 +186,7 @@ extension RenderCore {
         let stereo = voice.pointee.body.planes == 2
         var position = voice.pointee.position
         var base = voice.pointee.streamBase
+        let firstFrame = base + Int(position &>> 32)
         var done = 0
         var ended = false
         while done < run.frames {
@@ -221,6 +222,9 @@ extension RenderCore {
         }
         voice.pointee.position = position
         voice.pointee.streamBase = base
+        let played = base + Int(position &>> 32) - firstFrame
+        // relaxed: a counter.
+        if played > 0 { atomics.pointee.streamedFrames.wrappingAdd(UInt64(played), ordering: .relaxed) }
         // releasing: pairs with the producer's acquiring load before it
         // overwrites frames; our reads of frames below this happened before.
         shared.pointee.consumed.store(max(0, base + Int(position &>> 32) - 8), ordering: .releasing)

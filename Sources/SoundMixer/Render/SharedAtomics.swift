@@ -17,6 +17,7 @@ struct SharedAtomics: ~Copyable {
     let overlappingRenderCalls = Atomic<UInt64>(0)
     let voicesActive = Atomic<Int>(0)
     let starvations = Atomic<UInt64>(0)
+    let streamedFrames = Atomic<UInt64>(0)
     let eventsPosted = Atomic<UInt64>(0)
     let eventsDropped = Atomic<UInt64>(0)
     /// Set while a render call runs; a second, overlapping call writes silence.

@@ -131,6 +131,14 @@ final class Streamer: @unchecked Sendable {
             stream.scratch = [Float](repeating: 0, count: chunkFrames * format.channelCount)
             ring.shared.pointee.planes = stream.downmix.planes
             ring.shared.pointee.sampleRate = format.sampleRate
+            // What comes before frame 0 is silence, as in an in-memory sound
+            // loaded without a loop: the interpolator's first taps read the
+            // guard before the ring, which may hold a previous voice's frames.
+            // (The render thread reads nothing before the slot is ready.)
+            for j in 1...StreamRing.guardFrames {
+                ring.plane0[-j] = 0
+                ring.plane1[-j] = 0
+            }
         } catch {
             fail(stream, error)
         }
@@ -206,7 +214,11 @@ final class Streamer: @unchecked Sendable {
             // acquiring: pairs with the render thread's releasing store of
             // `consumed`; it no longer reads the frames we overwrite.
             let consumed = shared.pointee.consumed.load(ordering: .acquiring)
-            let room = consumed + capacity - written
+            var room = consumed + capacity - written
+            // The first lap's last frames are mirrored into the guard before
+            // frame 0, which the consumer reads as the silence before the
+            // start until it has moved past it: hold them back until then.
+            if consumed < StreamRing.guardFrames { room = min(room, capacity - StreamRing.guardFrames - written) }
             let wanted = min(chunkFrames, room)
             if wanted < min(chunkFrames, StreamRing.guardFrames * 8) { return }
             let got = try stream.scratch.withUnsafeMutableBufferPointer { buffer throws(SoundEngineError) in
