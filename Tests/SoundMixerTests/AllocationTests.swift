@@ -23,7 +23,7 @@ struct AllocationTests {
     /// self-test only proves that C's malloc does.
     func swiftAllocationsAreCounted() -> Bool {
         let sink = Sink()
-        let thread = Thread {
+        let thread = JoinableThread {
             se_alloc_counter_arm(slot)
             sink.values.append(contentsOf: 0..<64)
             sink.object = Sink()
@@ -31,7 +31,7 @@ struct AllocationTests {
         }
         se_alloc_counter_reset(slot)
         thread.start()
-        while !thread.isFinished { sched_yield() }
+        thread.join()
         let counted = se_alloc_counter_allocations(slot) >= 2 && se_alloc_counter_armings(slot) == 1
         se_alloc_counter_reset(slot)
         return counted && sink.values.count == 64 && sink.object != nil
@@ -68,7 +68,7 @@ struct AllocationTests {
         let quantaToRender = 6000
         let rendered = Atomic<Int>(0)
         let rounds = Atomic<Int>(0)
-        let renderer = Thread {
+        let renderer = JoinableThread {
             let bytes = UnsafeMutableRawPointer.allocate(byteCount: 4 * 1024 * 2, alignment: 16)
             let entry = mixer.renderEntry
             se_alloc_counter_arm(slot)
@@ -99,7 +99,7 @@ struct AllocationTests {
             rounds.add(1, ordering: .relaxed)
             sched_yield()
         }
-        while !renderer.isFinished { sched_yield() }
+        renderer.join()
         #expect(se_alloc_counter_armings(slot) == 1)
         #expect(se_alloc_counter_allocations(slot) == 0)
         #expect(se_alloc_counter_frees(slot) == 0)

@@ -92,7 +92,7 @@ struct BusTests {
         let seen = Observed()
         let stop = Atomic<Bool>(false)
         let quanta = Atomic<Int>(0), edits = Atomic<Int>(0)
-        let renderer = Thread {
+        let renderer = JoinableThread {
             var buffer = [Float](repeating: 0, count: 2 * 256)
             seen.levels.reserveCapacity(1 << 16)
             var i = 0, editsSeen = 0
@@ -154,7 +154,7 @@ struct BusTests {
             }
         }
         stop.store(true, ordering: .relaxed)
-        while !renderer.isFinished { sched_yield() }
+        renderer.join()
 
         let valid = Array(published)
         let torn = seen.levels.filter { o in

@@ -50,7 +50,7 @@ struct QueueTests {
         let bus = try mixer.createBus(name: "bus")
         let stop = Atomic<Bool>(false)
         let quanta = Atomic<Int>(0)
-        let renderer = Thread {
+        let renderer = JoinableThread {
             var buffer = [Float](repeating: 0, count: 2 * 256)
             while !stop.load(ordering: .relaxed) {
                 buffer.withUnsafeMutableBytes { mixer.render(into: $0.baseAddress!, frames: 256) }
@@ -102,7 +102,7 @@ struct QueueTests {
             return quanta.load(ordering: .relaxed) > target
         })
         stop.store(true, ordering: .relaxed)
-        while !renderer.isFinished { sched_yield() }
+        renderer.join()
         collect()
         #expect(duplicates == 0)
         let s = mixer.statistics
