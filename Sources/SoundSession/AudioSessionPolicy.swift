@@ -192,9 +192,11 @@ extension AudioSessionPolicy {
     /// Whether the app being in the background stops the session now.
     var isStoppedInBackground: Bool { !isInForeground && configuration.stopsInBackground }
 
-    /// Whether the session silences other apps now: connected, active,
-    /// non-mixable and not stopped in the background.
-    var holdsOthersSilent: Bool {
-        isConnected && isActive && !configuration.isMixable && !isStoppedInBackground
-    }
+    /// Whether the session claims the audio for itself: connected, active and
+    /// non-mixable (whether or not the background stops it now).
+    var claimsExclusiveAudio: Bool { isConnected && isActive && !configuration.isMixable }
+
+    /// Whether the session silences other apps now: it claims the audio and
+    /// is not stopped in the background.
+    var holdsOthersSilent: Bool { claimsExclusiveAudio && !isStoppedInBackground }
 }

@@ -222,12 +222,14 @@ extension RenderCore {
         }
         voice.pointee.position = position
         voice.pointee.streamBase = base
-        let played = base + Int(position &>> 32) - firstFrame
+        let lastFrame = base + Int(position &>> 32)
         // relaxed: a counter.
-        if played > 0 { atomics.pointee.streamedFrames.wrappingAdd(UInt64(played), ordering: .relaxed) }
+        if lastFrame > firstFrame {
+            atomics.pointee.streamedFrames.wrappingAdd(UInt64(lastFrame - firstFrame), ordering: .relaxed)
+        }
         // releasing: pairs with the producer's acquiring load before it
         // overwrites frames; our reads of frames below this happened before.
-        shared.pointee.consumed.store(max(0, base + Int(position &>> 32) - 8), ordering: .releasing)
+        shared.pointee.consumed.store(max(0, lastFrame - 8), ordering: .releasing)
         return ended
     }
 
