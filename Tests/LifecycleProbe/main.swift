@@ -16,10 +16,15 @@ func count(_ directory: String) -> Int {
 let cycles = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 50 : 50
 let failingCycles = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 5 : 5
 
-func cycle() throws {
+/// The default platform settings, named after the probe.
+func probePlatform() -> PlatformInitSettings {
     var platform = SoundEngine.defaultPlatformInitSettings()
     platform.applicationName = "LifecycleProbe"
-    try SoundEngine.initialize(SoundEngine.defaultInitSettings(), platform)
+    return platform
+}
+
+func cycle() throws {
+    try SoundEngine.initialize(SoundEngine.defaultInitSettings(), probePlatform())
     let tone = DecodedAudio(
         sampleRate: 48_000, channelCount: 1,
         samples: (0..<4800).map { Float(sin(Double($0) * 2 * .pi * 440 / 48_000)) * 0.1 })
@@ -36,8 +41,7 @@ enum Failure: CaseIterable {
 /// One initialize that must fail; returns whether it did, and left the engine uninitialized.
 func failingCycle(_ failure: Failure, silent: SilentListener) -> Bool {
     var settings = SoundEngine.defaultInitSettings()
-    var platform = SoundEngine.defaultPlatformInitSettings()
-    platform.applicationName = "LifecycleProbe"
+    var platform = probePlatform()
     switch failure {
     case .noServer: platform.serverAddress = "unix:/nonexistent/lifecycle-probe/native"
     case .silentServer:
