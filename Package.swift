@@ -4,10 +4,10 @@
 // Layout and the reasons for each cut: docs/architecture.md. Arrows only point down:
 //
 //   SoundEngine ──► SoundSession, SoundMixer, SoundDecoding, SoundBackend, PulseAudioBackend
-//   PulseAudioBackend ──► SoundBackend, CPulseAudio      (the only importer of libpulse)
+//   PulseAudioBackend ──► SoundBackend, SoundSession, CPulseAudio   (the only importer of libpulse)
 //   SoundDecoding ──► SoundCore, CSndFile                (the only importer of libsndfile)
 //   SoundMixer ──► SoundCore, CMixKernels
-//   SoundSession, SoundBackend ──► SoundCore
+//   SoundBackend ──► SoundSession ──► SoundCore          (a backend reports SystemEvents, performs SessionActions)
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -44,10 +44,10 @@ let package = Package(
         ),
         .target(name: "SoundMixer", dependencies: ["SoundCore", "CMixKernels"], swiftSettings: strict),
         .target(name: "SoundDecoding", dependencies: ["SoundCore", "CSndFile"], swiftSettings: strict),
-        .target(name: "SoundBackend", dependencies: ["SoundCore"], swiftSettings: strict),
+        .target(name: "SoundBackend", dependencies: ["SoundCore", "SoundSession"], swiftSettings: strict),
         .target(
             name: "PulseAudioBackend",
-            dependencies: ["SoundBackend", "SoundCore", "CPulseAudio"],
+            dependencies: ["SoundBackend", "SoundSession", "SoundCore", "CPulseAudio"],
             swiftSettings: strict
         ),
         .target(
@@ -102,14 +102,16 @@ let package = Package(
             dependencies: ["SoundDecoding", "SoundCore"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SoundBackendTests", dependencies: ["SoundBackend", "SoundCore"]),
+        .testTarget(name: "SoundBackendTests", dependencies: ["SoundBackend", "SoundSession", "SoundCore"]),
         .testTarget(
             name: "IntegrationDemoTests",
             dependencies: ["IntegrationDemo", "SoundEngine", "SoundServerSupport"]
         ),
         .testTarget(
             name: "PulseAudioBackendTests",
-            dependencies: ["PulseAudioBackend", "SoundBackend", "SoundCore", "CAllocationCounter", "SoundServerSupport"]
+            dependencies: [
+                "PulseAudioBackend", "SoundBackend", "SoundSession", "SoundCore", "CAllocationCounter", "SoundServerSupport",
+            ]
         ),
         .testTarget(
             name: "SoundEngineTests",

@@ -132,6 +132,9 @@ struct PAContext {
     /// `pa_context_get_server`: the address actually connected to, once ready.
     var serverAddress: String? { pa_context_get_server(raw).map { String(cString: $0) } }
 
+    /// `pa_context_get_index`: our client index on the server, once ready.
+    var clientIndex: UInt32 { pa_context_get_index(raw) }
+
     /// `pa_context_get_server_protocol_version`.
     var serverProtocolVersion: UInt32 { pa_context_get_server_protocol_version(raw) }
 

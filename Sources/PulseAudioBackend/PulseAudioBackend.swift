@@ -1,5 +1,6 @@
 public import SoundBackend
 public import SoundCore
+public import SoundSession
 import CPulseAudio
 import Foundation
 import Synchronization
@@ -61,6 +62,15 @@ public final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
             current = nil
         }
     }
+
+    public func perform(_ action: SessionAction) throws(SoundEngineError) {
+        try lifecycle.withLock { current throws(SoundEngineError) in
+            guard let connection = current else { throw .deviceNotReady("the PulseAudio stream is not open") }
+            try connection.perform(action)
+        }
+    }
+
+    public func readCapture(into buffer: UnsafeMutableBufferPointer<Float>) -> Int { 0 }
 
     public var statistics: BackendStatistics {
         if let live = lifecycle.withLock({ $0?.statistics }) { return live }
@@ -143,6 +153,8 @@ private final class Connection {
     var stream: PAStream?
     var renderState: UnsafeMutablePointer<RenderState>?
     var serverInfo: PAServerInfo?
+    var model: ServerModel?
+    var snapshot = SystemSnapshot()
     /// Set once both are READY; failures after this are reported as events.
     var established = false
     /// Set by teardown before disconnecting, so the state callbacks stay quiet.
@@ -184,6 +196,7 @@ private final class Connection {
         return try loop.withLock { () throws(SoundEngineError) -> GrantedStream in
             try connectContext(loop, deadline: deadline)
             try queryServer(loop, deadline: deadline)
+            try startModel(loop, deadline: deadline)
             return try connectStream(loop, deadline: deadline)
         }
     }
@@ -220,6 +233,35 @@ private final class Connection {
         }
     }
 
+    private func startModel(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
+        guard let ctx = context else { throw .fail("internal: no context") }
+        let model = ServerModel(
+            context: ctx, mainloop: loop,
+            wait: { [unowned self] deadline, done in waitLocked(loop, deadline: deadline, done) },
+            emit: { [events] event in events(.system(event)) })
+        self.model = model
+        snapshot = try model.start(ownClient: ctx.clientIndex, deadline: deadline)
+    }
+
+    /// Performs a server-side session action (control thread, unlocked).
+    func perform(_ action: SessionAction) throws(SoundEngineError) {
+        guard let loop = mainloop else { throw .deviceNotReady("the PulseAudio stream is not open") }
+        try loop.withLock { () throws(SoundEngineError) in
+            guard let ctx = context, ctx.isReady, let model else {
+                throw .mediaServicesFailed("the connection to PulseAudio at \(addressTried) is gone")
+            }
+            switch action {
+            case .selectOutput, .selectInput, .muteOtherStreams, .unmuteOtherStreams, .duckOtherStreams,
+                .unduckOtherStreams:
+                try model.perform(action, deadline: ContinuousClock.now.advanced(by: .seconds(2)))
+            case .setStreamProperties, .openCaptureStream, .closeCaptureStream:
+                break  // TODO(live-session): streams
+            case .pauseEngine, .resumeEngine, .fadeBackgroundMusicBuses:
+                throw .invalidParameter("\(action) is the engine's to perform, not the backend's")
+            }
+        }
+    }
+
     private func connectStream(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) -> GrantedStream {
         guard let ctx = context else { throw .fail("internal: no context") }
         let format = configuration.format
@@ -238,7 +280,6 @@ private final class Connection {
         s.setStateCallback(streamStateCallback, userdata)
         s.setWriteCallback(pulseWriteCallback, UnsafeMutableRawPointer(state))
         s.setUnderflowCallback(streamUnderflowCallback, userdata)
-        s.setMovedCallback(streamMovedCallback, userdata)
         s.setSuspendedCallback(streamSuspendedCallback, userdata)
         s.setEventCallback(streamEventCallback, userdata)
         guard s.connectPlayback(latency: configuration.latency, format: format) else {
@@ -249,6 +290,7 @@ private final class Connection {
             throw .deviceNotReady("PulseAudio at \(addressTried) did not open our playback stream: \(ctx.lastError)")
         }
         established = true
+        model?.ownPlaybackIndex = s.index
         if let priority = configuration.realtimePriority {
             requestedPriority = priority
             loop.once(raiseLoopThreadPriority, userdata)
@@ -257,7 +299,8 @@ private final class Connection {
         let info = serverInfo!
         return GrantedStream(
             format: granted, buffer: buffer, serverName: info.serverName, serverVersion: info.serverVersion,
-            deviceName: s.deviceName, realtimePriority: grantedPriority.flatMap { $0 > 0 ? $0 : nil })
+            deviceName: s.deviceName, realtimePriority: grantedPriority.flatMap { $0 > 0 ? $0 : nil },
+            snapshot: snapshot, echoCancellationAvailable: model?.echoCancellationAvailable ?? false)
     }
 
     /// Waits, with the mainloop lock held, until `done()` or the deadline.
@@ -329,6 +372,8 @@ private final class Connection {
         guard let loop = mainloop else { return }
         loop.withLock {
             closing = true
+            model?.stop()
+            model = nil
             if let s = stream {
                 s.clearCallbacks()
                 s.disconnect()
@@ -359,7 +404,7 @@ private final class Connection {
         mainloop?.signal()
         guard established, !closing, let ctx = context, !ctx.isGood else { return }
         established = false
-        events(.connectionLost("the connection to PulseAudio at \(addressTried) failed: \(ctx.lastError)"))
+        events(.system(.connectionLost))
     }
 
     func streamStateChanged() {
@@ -393,11 +438,6 @@ private func streamUnderflowCallback(_ stream: OpaquePointer?, _ userdata: Unsaf
     connection.events(.underflow)
 }
 
-private func streamMovedCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
-    guard let connection = Connection.from(userdata), let stream else { return }
-    connection.events(.streamMoved(device: PAStream(raw: stream).deviceName))
-}
-
 private func streamSuspendedCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
     guard let connection = Connection.from(userdata), let stream else { return }
     connection.events(.deviceSuspended(PAStream(raw: stream).isSuspended))
@@ -408,8 +448,8 @@ private func streamEventCallback(
 ) {
     guard let connection = Connection.from(userdata), let name else { return }
     switch String(cString: name) {
-    case PAStreamEvent.requestCork: connection.events(.corkRequested)
-    case PAStreamEvent.requestUncork: connection.events(.uncorkRequested)
+    case PAStreamEvent.requestCork: connection.events(.system(.corkRequested))
+    case PAStreamEvent.requestUncork: connection.events(.system(.uncorkRequested))
     default: break
     }
 }

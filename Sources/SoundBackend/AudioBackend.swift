@@ -1,8 +1,11 @@
 public import SoundCore
+public import SoundSession
 
 /// The contract between the engine and a sound server: connect, open one
 /// playback stream that pulls audio from a ``RenderEntry``, pause/resume it,
-/// report what happens, close.
+/// report what happens on the server as ``SystemEvent``s, perform the
+/// server-side ``SessionAction``s of the session policy, reconnect after the
+/// server went away, close.
 ///
 /// Two implementations: `PulseAudioBackend` (a real server) and
 /// ``OfflineBackend`` (no server; a manual clock pulls the render function, for
@@ -16,7 +19,14 @@ public import SoundCore
 public protocol AudioBackend: AnyObject, Sendable {
     /// Connects to the server and creates the playback stream, paused.
     ///
-    /// - Returns: what the server granted (format, buffer sizes, server name).
+    /// After `open` returns, the backend reports server facts through
+    /// `events` (coalesced: one physical change, one fact). When the
+    /// connection is lost it reports ``SystemEvent/connectionLost``, then
+    /// reconnects by itself with back-off until ``close()``, and reports
+    /// ``BackendEvent/reconnected(_:)`` with the new grant.
+    ///
+    /// - Returns: what the server granted (format, buffer sizes, server name)
+    ///   and a ``SystemSnapshot`` of what the server has.
     /// - Throws: `deviceNotReady` naming the address tried when no server
     ///   answers within ``BackendConfiguration/connectTimeout``;
     ///   `alreadyInitialized` if already open. On failure nothing is left
@@ -30,6 +40,25 @@ public protocol AudioBackend: AnyObject, Sendable {
     /// Pauses (`true`, the stream is corked: the render entry stops being
     /// called) or resumes the stream.
     func setPaused(_ paused: Bool) throws(SoundEngineError)
+
+    /// Performs a server-side action of the session policy:
+    /// ``SessionAction/selectOutput(_:)``, ``SessionAction/selectInput(_:)``,
+    /// ``SessionAction/muteOtherStreams(_:)``, ``SessionAction/unmuteOtherStreams(_:)``,
+    /// ``SessionAction/duckOtherStreams(_:factor:)``, ``SessionAction/unduckOtherStreams(_:)``,
+    /// ``SessionAction/openCaptureStream``, ``SessionAction/closeCaptureStream``
+    /// and ``SessionAction/setStreamProperties(_:)`` (re-creates the streams
+    /// with the new properties, corked). Other actions are the engine's and
+    /// are refused with `invalidParameter`.
+    ///
+    /// - Throws: `deviceNotReady`/`mediaServicesFailed` when the server is
+    ///   away; `fail` naming what the server refused.
+    func perform(_ action: SessionAction) throws(SoundEngineError)
+
+    /// Reads captured input (interleaved float32 frames of
+    /// ``BackendConfiguration/captureChannels`` channels at the stream rate) into `buffer`; returns the frames
+    /// read, 0 when none are waiting or no capture stream is open. One
+    /// reader at a time; never blocks.
+    func readCapture(into buffer: UnsafeMutableBufferPointer<Float>) -> Int
 
     /// Stops the stream, disconnects and releases every server-side object and
     /// thread. Safe to call twice or when never opened.

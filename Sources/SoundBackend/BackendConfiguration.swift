@@ -23,6 +23,12 @@ public struct BackendConfiguration: Sendable, Hashable {
     /// leave it at normal priority. Refusal (no privilege, no rtkit) is not an
     /// error: ``GrantedStream/realtimePriority`` says what was granted.
     public var realtimePriority: Int32?
+    /// Channels of the capture stream (record and playAndRecord), 1…8.
+    public var captureChannels: Int = 1
+    /// How long a reconnect attempt after a lost server waits for an answer;
+    /// attempts repeat with back-off (50 ms doubling to 250 ms) until
+    /// `close`.
+    public var reconnectTimeout: Duration = .seconds(1)
 
     /// Creates a configuration. Defaults: stereo float32 at 48 kHz, the
     /// default 20 ms latency, a 3 s connect timeout.

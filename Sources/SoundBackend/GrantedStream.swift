@@ -1,4 +1,5 @@
 public import SoundCore
+public import SoundSession
 
 /// What the server actually granted when the stream was created.
 public struct GrantedStream: Sendable, Hashable, Codable {
@@ -15,12 +16,23 @@ public struct GrantedStream: Sendable, Hashable, Codable {
     /// The `SCHED_RR` priority the real-time thread runs at, or `nil` when it
     /// runs at normal priority (none asked, or the system refused).
     public var realtimePriority: Int32?
+    /// What the server had when the stream was created: devices, defaults,
+    /// other clients' streams, our client index.
+    public var snapshot: SystemSnapshot
+    /// Whether the server can put echo cancellation on our streams when
+    /// `filter.want=echo-cancel` asks for it (PulseAudio with
+    /// module-filter-heuristics and module-filter-apply loaded). pipewire-pulse
+    /// ignores the property: `false` there.
+    public var echoCancellationAvailable: Bool
 
     /// Describes a granted stream.
     public init(
         format: StreamFormat, buffer: BufferAttributes, serverName: String, serverVersion: String, deviceName: String,
-        realtimePriority: Int32? = nil
+        realtimePriority: Int32? = nil, snapshot: SystemSnapshot = SystemSnapshot(),
+        echoCancellationAvailable: Bool = false
     ) {
+        self.snapshot = snapshot
+        self.echoCancellationAvailable = echoCancellationAvailable
         self.format = format
         self.buffer = buffer
         self.serverName = serverName

@@ -1,11 +1,16 @@
 public import SoundCore
+public import SoundSession
 import Synchronization
 
 /// A backend with no server: nothing renders until the caller advances the
 /// clock with ``render(frames:)``, which calls the render entry on the calling
 /// thread and returns the audio. Deterministic; for tests and offline bounces.
 ///
-/// ``inject(_:)`` delivers a ``BackendEvent`` as if a server had sent it.
+/// ``inject(_:)`` delivers a ``BackendEvent`` as if a server had sent it;
+/// ``performed`` lists the session actions the engine asked for. The server
+/// it pretends to be has one output, a built-in speaker named `offline`,
+/// unless `snapshot` says otherwise: a fake of our own backend protocol for
+/// engine tests, never a stand-in for PulseAudio.
 public final class OfflineBackend: AudioBackend {
     // Mutable state lives behind one Mutex; render() copies the entry out and
     // calls it unlocked, so the render function never runs under our lock.
@@ -15,6 +20,7 @@ public final class OfflineBackend: AudioBackend {
         var events: BackendEventHandler?
         var paused = true
         var statistics = BackendStatistics()
+        var performed: [SessionAction] = []
     }
 
     private let state = Mutex(State())
@@ -24,9 +30,36 @@ public final class OfflineBackend: AudioBackend {
 
     /// Creates an offline backend. `grantedFormat` lets a test pretend the
     /// server granted something other than what was asked (e.g. `int16`).
-    public init(grantedFormat: StreamFormat? = nil) {
+    public init(grantedFormat: StreamFormat? = nil, snapshot: SystemSnapshot? = nil) {
         self.grantedFormatOverride = grantedFormat
+        self.snapshot = snapshot ?? Self.defaultSnapshot
     }
+
+    /// What `open` reports the pretend server has.
+    private let snapshot: SystemSnapshot
+
+    /// One built-in speaker, `offline`, the default output.
+    public static let defaultSnapshot = SystemSnapshot(
+        endpoints: [AudioEndpoint(id: EndpointID(.output, device: "offline"), portType: .builtInSpeaker, name: "Offline")],
+        defaultOutput: EndpointID(.output, device: "offline"))
+
+    /// The server-side actions performed since `open`, in order.
+    public var performed: [SessionAction] { state.withLock { $0.performed } }
+
+    public func perform(_ action: SessionAction) throws(SoundEngineError) {
+        try state.withLock { s throws(SoundEngineError) in
+            guard s.configuration != nil else { throw .deviceNotReady("the offline backend is not open") }
+            switch action {
+            case .pauseEngine, .resumeEngine, .fadeBackgroundMusicBuses:
+                throw .invalidParameter("\(action) is the engine's to perform, not the backend's")
+            default:
+                s.performed.append(action)
+            }
+        }
+    }
+
+    /// Always 0: there is no microphone.
+    public func readCapture(into buffer: UnsafeMutableBufferPointer<Float>) -> Int { 0 }
 
     public func open(
         _ configuration: BackendConfiguration,
@@ -40,6 +73,7 @@ public final class OfflineBackend: AudioBackend {
             s.events = events
             s.paused = true
             s.statistics = BackendStatistics()
+            s.performed = []
         }
         let format = grantedFormatOverride ?? configuration.format
         let latency = configuration.latency
@@ -48,7 +82,7 @@ public final class OfflineBackend: AudioBackend {
             buffer: BufferAttributes(
                 maxLength: latency.targetFrames * 4, targetLength: latency.targetFrames,
                 prebuffer: latency.targetFrames - latency.requestFrames, minimumRequest: latency.requestFrames),
-            serverName: "offline", serverVersion: "1", deviceName: "offline")
+            serverName: "offline", serverVersion: "1", deviceName: "offline", snapshot: snapshot)
     }
 
     public func setPaused(_ paused: Bool) throws(SoundEngineError) {

@@ -32,7 +32,7 @@ final class EventDispatcher: @unchecked Sendable {
     private struct Subscribers {
         var continuations: [UInt64: AsyncStream<SessionEvent>.Continuation] = [:]
         /// The last engine state published: a new subscriber starts with it.
-        var lastState: EngineStatus?
+        var lastState: EngineState?
         var finished = false
     }
     private let subscribers = Mutex(Subscribers())

@@ -35,7 +35,7 @@ public final class SoundEngineInstance: Sendable {
     private struct State {
         var session: SessionConfiguration
         var granted: GrantedStream
-        var status: EngineStatus = .paused(.notConnected)
+        var status: EngineState = .paused(.notConnected)
         var suspended = false
         var terminated = false
     }
@@ -151,7 +151,7 @@ public final class SoundEngineInstance: Sendable {
     public var isTerminated: Bool { state.withLock { $0.terminated } }
 
     /// Whether the engine renders now, and why not if it does not.
-    public var status: EngineStatus { state.withLock { $0.status } }
+    public var status: EngineState { state.withLock { $0.status } }
 
     /// What the server granted: format, buffer sizes, server and device names.
     public var grantedStream: GrantedStream { state.withLock { $0.granted } }
@@ -265,7 +265,7 @@ public final class SoundEngineInstance: Sendable {
         if state.withLock({ $0.terminated }) { throw .notInitialized }
     }
 
-    private func setStatus(_ status: EngineStatus) {
+    private func setStatus(_ status: EngineState) {
         let changed = state.withLock { s -> Bool in
             defer { s.status = status }
             return s.status != status
@@ -297,14 +297,13 @@ public final class SoundEngineInstance: Sendable {
         switch event {
         case .underflow:
             log.log(.debug, "server underflow")
-        case .connectionLost(let why):
-            log.log(.error, why)
+        case .system(.connectionLost):
             setStatus(.paused(.mediaServicesLost))
             deliver(.mediaServicesWereLost)
         case .streamFailed(let why):
             log.log(.error, why)
             setStatus(.paused(.notConnected))
-        case .corkRequested, .uncorkRequested, .streamMoved, .deviceSuspended:
+        case .system, .reconnected, .deviceSuspended:
             log.log(.debug, "backend: \(event)")
         }
     }

@@ -14,7 +14,7 @@ public import SoundCore
 ///
 /// Inputs are configuration calls (``SessionRequest``: may throw, and then
 /// change nothing), server facts (``SystemEvent``) and app facts
-/// (``LifecycleEvent``). Outputs are ``SessionNotification``s for the game and
+/// (``LifecycleEvent``). Outputs are ``SessionEvent``s for the game and
 /// ``SessionAction``s for the backend and mixer, in the order they must take
 /// effect: an interruption's notification comes before the engine pauses or
 /// resumes (Wwise 2022+ order), route actions before the route notification,

@@ -3,12 +3,12 @@
 /// the order they must take effect.
 public enum SessionOutput: Hashable, Sendable {
     /// Tell the game.
-    case notification(SessionNotification)
+    case notification(SessionEvent)
     /// Do it.
     case action(SessionAction)
 
     /// The notification, if this is one.
-    public var notification: SessionNotification? {
+    public var notification: SessionEvent? {
         if case .notification(let value) = self { value } else { nil }
     }
 

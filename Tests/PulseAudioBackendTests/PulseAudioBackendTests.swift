@@ -1,3 +1,4 @@
+import SoundSession
 import CAllocationCounter
 import Foundation
 import PulseAudioBackend
@@ -217,11 +218,11 @@ func configuration(_ server: PrivateSoundServer, role: String = "game") -> Backe
         defer { backend.close() }
         try backend.setPaused(false)
         let phone = try PhoneCall(server: server)
-        let corked = eventually { log.all.contains(.corkRequested) }
+        let corked = eventually { log.all.contains(.system(.corkRequested)) }
         #expect(corked, "events: \(log.all)")
         try backend.setPaused(true)  // honour it, so the server will send request-uncork
         phone.hangUp()
-        let uncorked = eventually { log.all.contains(.uncorkRequested) }
+        let uncorked = eventually { log.all.contains(.system(.uncorkRequested)) }
         #expect(uncorked, "events: \(log.all)")
     }
 }

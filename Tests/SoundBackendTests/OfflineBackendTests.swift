@@ -123,10 +123,10 @@ import Testing
         }
         #expect(!backend.isPaused)
         #expect(backend.renderFloat(frames: 1) == [0, 1])
-        backend.inject(.corkRequested)
+        backend.inject(.system(.corkRequested))
         #expect(first.calls == [1])
         #expect(second.calls.isEmpty)
-        #expect(firstEvents.events == [.corkRequested])
+        #expect(firstEvents.events == [.system(.corkRequested)])
         #expect(secondEvents.events.isEmpty)
     }
 
@@ -157,7 +157,7 @@ import Testing
         #expect(backend.isPaused)
         #expect(backend.render(frames: 32) == nil)
         #expect(throws: SoundEngineError.self) { try backend.setPaused(false) }
-        backend.inject(.corkRequested)
+        backend.inject(.system(.corkRequested))
         backend.inject(.underflow)
         #expect(events.events.isEmpty)
         #expect(backend.statistics.underflows == 0, "an event injected while closed counted")

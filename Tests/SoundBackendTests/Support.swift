@@ -1,3 +1,4 @@
+import SoundSession
 import SoundBackend
 import SoundCore
 import Synchronization
@@ -69,7 +70,8 @@ extension StreamFormat {
 
 /// Every event kind, with distinct payloads.
 let everyEvent: [BackendEvent] = [
-    .underflow, .corkRequested, .uncorkRequested, .streamMoved(device: "alsa_output.usb-headset"),
-    .deviceSuspended(true), .deviceSuspended(false), .connectionLost("Connection terminated"),
+    .underflow, .system(.corkRequested), .system(.uncorkRequested),
+    .system(.streamMovedByUser(EndpointID(.output, device: "alsa_output.usb-headset"))),
+    .deviceSuspended(true), .deviceSuspended(false), .system(.connectionLost),
     .streamFailed("Entity killed"),
 ]

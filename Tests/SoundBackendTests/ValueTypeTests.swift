@@ -1,3 +1,4 @@
+import SoundSession
 import Foundation
 import SoundBackend
 import SoundCore
@@ -85,17 +86,18 @@ import Testing
     }
 
     @Test func payloadsTakePartInEquality() {
-        #expect(BackendEvent.streamMoved(device: "a") == .streamMoved(device: "a"))
-        #expect(BackendEvent.streamMoved(device: "a") != .streamMoved(device: "b"))
-        #expect(BackendEvent.connectionLost("x") != .streamFailed("x"))
+        let a = EndpointID(.output, device: "a"), b = EndpointID(.output, device: "b")
+        #expect(BackendEvent.system(.streamMovedByUser(a)) == .system(.streamMovedByUser(a)))
+        #expect(BackendEvent.system(.streamMovedByUser(a)) != .system(.streamMovedByUser(b)))
+        #expect(BackendEvent.system(.connectionLost) != .streamFailed("x"))
     }
 
     /// The engine logs events with string interpolation; the log must show the payload.
     @Test func descriptionShowsTheCaseAndPayload() {
         #expect("\(BackendEvent.underflow)" == "underflow")
-        #expect("\(BackendEvent.streamMoved(device: "sink-2"))".contains("sink-2"))
+        #expect("\(BackendEvent.system(.streamMovedByUser(EndpointID(.output, device: "sink-2"))))".contains("sink-2"))
         #expect("\(BackendEvent.deviceSuspended(true))".contains("deviceSuspended"))
-        #expect("\(BackendEvent.connectionLost("Connection refused"))".contains("Connection refused"))
+        #expect("\(BackendEvent.streamFailed("Connection refused"))".contains("Connection refused"))
         #expect("\(BackendEvent.streamFailed("Entity killed"))".contains("streamFailed"))
     }
 }

@@ -70,6 +70,8 @@ final class AllocationCountingBackend: AudioBackend, @unchecked Sendable {
         return try inner.open(configuration, render: RenderEntry(function: countingRender, context: wrapped), events: events)
     }
     func setPaused(_ paused: Bool) throws(SoundEngineError) { try inner.setPaused(paused) }
+    func perform(_ action: SessionAction) throws(SoundEngineError) { try inner.perform(action) }
+    func readCapture(into buffer: UnsafeMutableBufferPointer<Float>) -> Int { inner.readCapture(into: buffer) }
     func close() { inner.close() }
     var statistics: BackendStatistics { inner.statistics }
     var outputLatency: Duration? { inner.outputLatency }

@@ -1,7 +1,7 @@
 import SoundSession
 
 extension [SessionOutput] {
-    var notifications: [SessionNotification] { compactMap(\.notification) }
+    var notifications: [SessionEvent] { compactMap(\.notification) }
     var actions: [SessionAction] { compactMap(\.action) }
 
     var interruptions: [Interruption] {

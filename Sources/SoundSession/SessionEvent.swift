@@ -1,13 +1,21 @@
-/// Something the game is told, as AVAudioSession notifications and Wwise
-/// callbacks tell it.
-public enum SessionNotification: Hashable, Sendable {
+/// Everything the game is told, as one value: the payload of the callbacks
+/// and `NotificationCenter` posts, what `SoundEngine.events()` yields, what
+/// the IntegrationDemo prints as JSON lines — and what
+/// ``AudioSessionPolicy/handle(_:)`` returns as notifications.
+///
+/// The policy produces every case except ``engineState(_:)``, which the
+/// engine adds when it starts, pauses, resumes or stops rendering.
+public enum SessionEvent: Hashable, Sendable {
+    /// The engine started, paused, resumed or stopped rendering.
+    case engineState(EngineState)
     /// An interruption began or ended (`interruptionNotification`, Wwise's
     /// interruption callback).
     case interruption(Interruption)
     /// The route changed (`routeChangeNotification`).
     case routeChange(RouteChange)
     /// Other apps' audio (music, video or a call) started (`true`) or stopped
-    /// playing audibly (`isOtherAudioPlaying`).
+    /// playing audibly (`isOtherAudioPlaying`; Wwise's
+    /// `AkAudioSourceChangeCallbackFunc`).
     case otherAudioPlaying(Bool)
     /// Primary audio of another app started or stopped; sent only while the
     /// app is in the foreground with an active session
