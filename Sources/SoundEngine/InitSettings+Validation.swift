@@ -30,6 +30,8 @@ extension PlatformInitSettings {
             "must be 8000…192000 Hz")
         try require((1...8).contains(channelCount), "PlatformInitSettings.channelCount", channelCount, "must be 1…8")
         try require(
+            (1...8).contains(inputChannelCount), "PlatformInitSettings.inputChannelCount", inputChannelCount, "must be 1…8")
+        try require(
             latency.requestFrames > 0 && latency.targetFrames >= 2 * latency.requestFrames,
             "PlatformInitSettings.latency", latency.targetFrames,
             "targetFrames must be at least twice requestFrames (\(latency.requestFrames)), and requestFrames more than 0")

@@ -46,6 +46,9 @@ public struct PlatformInitSettings: Sendable {
     public var applicationName: String = "SoundEngine"
     /// Reverse-DNS application ID (`application.id`). Default none.
     public var applicationID: String? = nil
+    /// Channels of the captured input in record and playAndRecord, 1…8.
+    /// Default 1 (a microphone).
+    public var inputChannelCount: Int = 1
 
     /// The default settings (same as ``SoundEngine/defaultPlatformInitSettings()``).
     public init() {}
@@ -58,15 +61,37 @@ public struct PlatformInitSettings: Sendable {
 /// order the events happened; they may call back into the engine. The same
 /// values also arrive as `NotificationCenter` posts and through
 /// ``SoundEngine/events()``.
+///
+/// Order: the engine acts first, then tells the game. When the interruption
+/// callback runs with `began`, the stream is already corked (voices keep
+/// advancing on the engine's clock); with `ended` and `shouldResume`, the
+/// engine has already resumed. Wwise 2022+ calls the game before its own
+/// suspend; SoundEngine does not, because its callbacks never run inside the
+/// engine's control path (they may call any engine function without
+/// deadlocking) — see docs/audio-session.md, "Order of callbacks and engine".
 public struct AudioCallbacks: Sendable {
-    /// An interruption began or ended. On `began` the callback runs before
-    /// the engine pauses; on `ended` before it resumes (the Wwise 2022+ order).
+    /// An interruption began or ended.
     public var interruptionCallback: (@Sendable (Interruption) -> Void)? = nil
     /// The route changed, with the reason and the previous route.
     public var routeChangeCallback: (@Sendable (RouteChange) -> Void)? = nil
+    /// The sound server went away (`mediaServicesWereLost`). The engine keeps
+    /// taking calls and its voices keep advancing; it reconnects by itself.
+    public var mediaServicesLostCallback: (@Sendable () -> Void)? = nil
     /// The sound server went away and came back; the engine has rebuilt its
     /// streams and re-applied the session.
     public var mediaServicesResetCallback: (@Sendable () -> Void)? = nil
+    /// Other apps' audio started (`true`) or stopped playing audibly: Wwise's
+    /// `AkAudioSourceChangeCallbackFunc` (`isOtherAudioPlaying`).
+    public var otherAudioPlayingCallback: (@Sendable (Bool) -> Void)? = nil
+    /// Another app's primary audio started or stopped while the game is in the
+    /// foreground with an active session (`silenceSecondaryAudioHintNotification`).
+    public var silenceSecondaryAudioHintCallback: (@Sendable (SilenceSecondaryAudioHintType) -> Void)? = nil
+    /// Captured input (record and playAndRecord): interleaved float32 frames
+    /// of ``PlatformInitSettings/inputChannelCount`` channels, delivered on
+    /// the event thread every few milliseconds; the buffer is valid only
+    /// during the call. When `nil`, read it with
+    /// ``SoundEngineInstance/readInput(into:)``.
+    public var inputCallback: (@Sendable (UnsafeBufferPointer<Float>) -> Void)? = nil
 
     /// No callbacks.
     public init() {}

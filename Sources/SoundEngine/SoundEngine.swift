@@ -38,6 +38,8 @@ public enum SoundEngine {
     }
 
     private static let shared = Mutex<Slot>(.empty)
+    /// The process-wide event stream's subscribers; outlives every engine.
+    private static let hub = EventHub()
 
     // MARK: Settings
 
@@ -73,7 +75,7 @@ public enum SoundEngine {
             slot = .initializing
         }
         do throws(SoundEngineError) {
-            let instance = try SoundEngineInstance(settings, platform)
+            let instance = try SoundEngineInstance(settings, platform, backend: nil, forward: hub.yield)
             shared.withLock { $0 = .running(instance) }
         } catch {
             shared.withLock { $0 = .empty }
@@ -119,11 +121,25 @@ public enum SoundEngine {
         try current.wakeupFromSuspend()
     }
 
+    /// Tells the engine the app went to the background; see
+    /// ``SoundEngineInstance/setApplicationState(_:)``.
+    public static func applicationDidEnterBackground() throws(SoundEngineError) {
+        try current.setApplicationState(.background)
+    }
+
+    /// Tells the engine the app is coming back to the foreground; see
+    /// ``SoundEngineInstance/setApplicationState(_:)``.
+    public static func applicationWillEnterForeground() throws(SoundEngineError) {
+        try current.setApplicationState(.foreground)
+    }
+
     // MARK: Session
 
-    /// The session in force: category, options, mode.
-    public static var audioSession: SessionConfiguration {
-        get throws(SoundEngineError) { try current.audioSessionConfiguration }
+    /// The live audio session: category, route, other audio, activation,
+    /// the speaker override, the preferred input (``AudioSession``).
+    /// - Throws: `notInitialized`.
+    public static var audioSession: AudioSession {
+        get throws(SoundEngineError) { try current.audioSession }
     }
 
     /// Changes the session at run time (Wwise `ChangeAudioSessionProperties`);
@@ -141,11 +157,13 @@ public enum SoundEngine {
     /// `false` when not initialized.
     public static var isBackgroundMusicMuted: Bool { (try? current.isBackgroundMusicMuted) ?? false }
 
-    /// Every ``SessionEvent`` from now until terminate. Finishes at once when
-    /// not initialized.
+    /// Every ``SessionEvent`` of the process-wide engine from now on, across
+    /// terminate and the next initialize: a stream taken before
+    /// ``initialize(_:_:)`` sees that engine start. It starts with the
+    /// current engine's state when one runs, and ends when the consumer
+    /// stops iterating (or drops the stream).
     public static func events() -> AsyncStream<SessionEvent> {
-        guard let instance = try? current else { return AsyncStream { $0.finish() } }
-        return instance.events()
+        hub.subscribe(current: shared.withLock { $0.instance?.status })
     }
 
     // MARK: Playback
@@ -174,5 +192,31 @@ public enum SoundEngine {
     /// Stops every voice (Wwise `StopAll`).
     public static func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
         try current.stopAll(fadeOut: fadeOut)
+    }
+}
+
+/// The façade's subscribers: fed by every engine the façade creates.
+private final class EventHub: Sendable {
+    private let continuations = Mutex<[UInt64: AsyncStream<SessionEvent>.Continuation]>([:])
+    private let next = Atomic<UInt64>(0)
+
+    func subscribe(current state: EngineState?) -> AsyncStream<SessionEvent> {
+        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        let id = next.wrappingAdd(1, ordering: .relaxed).newValue  // relaxed: only uniqueness matters
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.continuations.withLock { $0.removeValue(forKey: id) }
+        }
+        continuations.withLock { all in
+            if let state { continuation.yield(.engineState(state)) }
+            all[id] = continuation
+        }
+        return stream
+    }
+
+    /// Event thread of the current engine.
+    @Sendable func yield(_ event: SessionEvent) {
+        continuations.withLock { all in
+            for continuation in all.values { continuation.yield(event) }
+        }
     }
 }

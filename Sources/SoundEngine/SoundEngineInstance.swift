@@ -6,60 +6,101 @@ public import SoundSession
 import PulseAudioBackend
 import Synchronization
 
-/// One running sound engine: a mixer, an output stream on a sound server, an
-/// event thread, and the audio-session configuration.
+/// One running sound engine: a mixer, an output stream on a sound server, the
+/// live audio session (``audioSession``), an event thread and the engine's
+/// own clock.
 ///
 /// Games normally use the process-wide ``SoundEngine`` façade, which owns one
 /// of these. Tests and tools may create their own, for example on the offline
 /// backend. Every method may be called from any thread, concurrently; none
 /// runs on or blocks the render thread.
 ///
+/// How it works (docs/architecture.md, "The live session"): every server fact
+/// the backend reports, every session call of the game and every app-lifecycle
+/// call goes through one serial control path into the ``AudioSessionPolicy``;
+/// what the policy returns is performed in order — streams corked, moved or
+/// re-created, other apps' streams muted or ducked, buses faded — and its
+/// notifications are delivered on the event thread.
+///
 /// Threads while an instance lives: the backend's (`SoundEngine-pulse`,
-/// which also renders), the event thread (`SoundEngine-evt`, callbacks),
-/// and the mixer's streaming thread once a streamed sound plays.
+/// which also renders), the event thread (`SoundEngine-evt`, callbacks), the
+/// engine clock (`SoundEngine-clock`, which keeps the mixer going while the
+/// stream is corked), the mixer's streaming thread once a streamed sound
+/// plays, and the backend's reconnect thread after a server loss.
 public final class SoundEngineInstance: Sendable {
     /// The settings the engine was initialized with.
     public let settings: InitSettings
     /// The platform settings the engine was initialized with. The current
-    /// session is ``audioSessionConfiguration``.
+    /// session is ``audioSession``.
     public let platformSettings: PlatformInitSettings
 
     let mixer: Mixer
     let backend: any AudioBackend
     let dispatcher: EventDispatcher
+    let clock: EngineClock
     /// Game callbacks for voices and bus meters, looked up by the event thread.
     let callbacks = Mutex(PlaybackCallbacks())
-    private let state: Mutex<State>
-    private let log: any SoundLogger
+    /// The serial control path: held by every operation that consults the
+    /// policy or changes the streams; never by the render thread, never while
+    /// a game callback runs.
+    let control: Mutex<Control>
+    /// What the getters read; updated at the end of every control operation.
+    let published: Mutex<SessionSnapshot>
+    let log: any SoundLogger
+    /// Also told every event, after the instance's own subscribers.
+    let forward: (@Sendable (SessionEvent) -> Void)?
 
-    private struct State {
-        var session: SessionConfiguration
+    /// The game's view of the audio session, like `AVAudioSession.sharedInstance()`.
+    public let audioSession: AudioSession
+
+    /// The control path's state.
+    struct Control {
+        var policy: AudioSessionPolicy
         var granted: GrantedStream
-        var status: EngineState = .paused(.notConnected)
-        var suspended = false
+        var state: EngineState = .paused(.notConnected)
+        /// The properties our streams were created with.
+        var streamProperties: StreamProperties
         var terminated = false
+        /// Set while terminate deactivates: the states passed on the way to
+        /// `stopped` are not reported.
+        var terminating = false
+        /// Whether the next pause fades out first (`suspend(fadeOut:)`).
+        var fadeOutNextPause = true
+        var gameMutedBackgroundMusic = false
+        var sessionMutedBackgroundMusic = false
     }
 
     /// Creates and starts an engine: validates both settings blocks, builds
-    /// the mixer, connects to the server, opens the stream and starts
-    /// rendering.
+    /// the mixer, connects to the server, opens the stream, activates the
+    /// session (as Wwise does at init) and starts rendering.
     ///
-    /// - Parameter backend: where audio goes; default a ``PulseAudioBackend``.
+    /// - Parameter backend: where audio goes; default a `PulseAudioBackend`.
     ///   Pass an `OfflineBackend` to render without a server.
     /// - Throws: `invalidParameter`/`incompatibleCategory` naming a bad
     ///   setting; `deviceNotReady` naming the server address tried when no
     ///   server answers within `platform.connectTimeout`. Nothing is left
     ///   running after a throw.
-    public init(
+    public convenience init(
         _ settings: InitSettings = InitSettings(),
         _ platform: PlatformInitSettings = PlatformInitSettings(),
         backend: (any AudioBackend)? = nil
     ) throws(SoundEngineError) {
+        try self.init(settings, platform, backend: backend, forward: nil)
+    }
+
+    /// The designated init; `forward` also receives every event delivered
+    /// (the façade's process-wide ``SoundEngine/events()`` stream).
+    init(
+        _ settings: InitSettings, _ platform: PlatformInitSettings, backend: (any AudioBackend)?,
+        forward: (@Sendable (SessionEvent) -> Void)?
+    ) throws(SoundEngineError) {
+        self.forward = forward
         try settings.validate()
         try platform.validate()
         self.settings = settings
         self.platformSettings = platform
         self.log = settings.logger
+        var policy = try AudioSessionPolicy(configuration: platform.audioSession)
         let mixer = try Mixer(
             MixerConfiguration(
                 sampleRate: platform.sampleRate, quantumFrames: settings.samplesPerFrame,
@@ -69,52 +110,64 @@ public final class SoundEngineInstance: Sendable {
         self.mixer = mixer
         let backend = backend ?? PulseAudioBackend()
         self.backend = backend
+        audioSession = AudioSession()
 
         // The dispatcher needs the instance to handle backend events, and the
         // instance needs the dispatcher: a box breaks the cycle for init only.
         let owner = WeakBox<SoundEngineInstance>()
         let dispatcher = EventDispatcher(
             handle: { item in owner.value?.handle(item) },
-            poll: { owner.value?.drainMixerEvents() })
+            poll: { owner.value?.poll() })
         self.dispatcher = dispatcher
 
         let format = StreamFormat(
             sampleRate: platform.sampleRate, channelCount: platform.channelCount, sampleFormat: platform.sampleFormat)
         try mixer.setOutputFormat(format)
-        let granted = try Self.openStream(
-            backend, mixer: mixer, platform: platform, session: platform.audioSession, dispatcher: dispatcher)
-        state = Mutex(State(session: platform.audioSession, granted: granted))
+        clock = EngineClock(mixer: mixer, quantumFrames: settings.samplesPerFrame, sampleRate: platform.sampleRate)
+        let properties = platform.audioSession.streamProperties
+        let granted: GrantedStream
+        do {
+            granted = try Self.openStream(
+                backend, mixer: mixer, platform: platform, properties: properties, dispatcher: dispatcher)
+        } catch {
+            clock.shutdown()
+            throw error
+        }
+        // Wwise activates the session at init; the policy applies it once connected.
+        _ = try? policy.handle(.request(.setActive(true, options: [])))
+        control = Mutex(Control(policy: policy, granted: granted, streamProperties: properties))
+        published = Mutex(SessionSnapshot(policy: policy, granted: granted, state: .paused(.notConnected)))
+        audioSession.owner.value = self
         owner.value = self
         dispatcher.start()
         log.log(.info, "connected to \(granted.serverName) \(granted.serverVersion), stream \(granted.format) on \(granted.deviceName), buffer \(granted.buffer)")
-        do {
-            try backend.setPaused(false)
-        } catch {
-            terminate()
-            throw error
+        control.withLock { c in
+            apply(.connected(granted.snapshot), &c)
+            publish(c)
         }
-        setStatus(.running)
     }
 
     deinit {
         terminate()
+        clock.shutdown()
     }
 
     /// Opens the output stream with the session's stream properties. If the
     /// server grants another format, the mixer converts to it.
     private static func openStream(
-        _ backend: any AudioBackend, mixer: Mixer, platform: PlatformInitSettings, session: SessionConfiguration,
+        _ backend: any AudioBackend, mixer: Mixer, platform: PlatformInitSettings, properties: StreamProperties,
         dispatcher: EventDispatcher
     ) throws(SoundEngineError) -> GrantedStream {
         let requested = mixer.outputFormat
-        var properties = session.streamProperties.proplist
-        properties["media.software"] = "SoundEngine"
-        let configuration = BackendConfiguration(
+        var proplist = properties.proplist
+        proplist["media.software"] = "SoundEngine"
+        var configuration = BackendConfiguration(
             serverAddress: platform.serverAddress, applicationName: platform.applicationName,
             applicationID: platform.applicationID, streamName: "\(platform.applicationName) output",
             format: requested, latency: platform.latency.scaled(toSampleRate: platform.sampleRate),
-            streamProperties: properties, connectTimeout: platform.connectTimeout,
+            streamProperties: proplist, connectTimeout: platform.connectTimeout,
             realtimePriority: platform.realtimePriority)
+        configuration.captureChannels = platform.inputChannelCount
         let events: BackendEventHandler = { event in dispatcher.post(.backend(event)) }
         let granted = try backend.open(configuration, render: mixer.renderEntry, events: events)
         guard granted.format == requested else {
@@ -130,158 +183,305 @@ public final class SoundEngineInstance: Sendable {
 
     // MARK: - Lifecycle
 
-    /// Stops rendering, closes the stream and the connection, stops the
-    /// mixer's and the event threads. Voices stop; sounds are released with the
-    /// instance. Idempotent. Delivers a final `engineState(stopped)` event.
+    /// Deactivates the session (other apps' streams are unmuted and their
+    /// volumes restored), fades out, closes the streams and the connection,
+    /// stops the mixer's, the clock's and the event threads. Voices stop;
+    /// sounds are released with the instance. Idempotent. Delivers a final
+    /// `engineState(stopped)` event.
     public func terminate() {
-        let first = state.withLock { s -> Bool in
-            defer { s.terminated = true }
-            return !s.terminated
+        let first = control.withLock { c -> Bool in
+            guard !c.terminated else { return false }
+            // Give back what the session took from other apps before leaving.
+            c.terminating = true
+            if c.policy.isActive, c.policy.isConnected {
+                try? run(.request(.setActive(false, options: c.policy.configuration.setActiveOptions)), &c)
+            }
+            if c.state == .running { fadeOut() }
+            c.terminated = true
+            return true
         }
         guard first else { return }
-        if status == .running { fade(to: 0) }
+        clock.stop()
         backend.close()
+        clock.shutdown()
         mixer.shutdown()
-        setStatus(.stopped)
+        control.withLock { c in
+            c.state = .stopped
+            publish(c)
+        }
+        dispatcher.post(.session(.engineState(.stopped)))
         dispatcher.stop()
         log.log(.info, "terminated")
     }
 
     /// Whether ``terminate()`` has run.
-    public var isTerminated: Bool { state.withLock { $0.terminated } }
+    public var isTerminated: Bool { published.withLock { $0.state == .stopped } }
 
     /// Whether the engine renders now, and why not if it does not.
-    public var status: EngineState { state.withLock { $0.status } }
+    public var status: EngineState { published.withLock { $0.state } }
 
     /// What the server granted: format, buffer sizes, server and device names.
-    public var grantedStream: GrantedStream { state.withLock { $0.granted } }
+    public var grantedStream: GrantedStream { published.withLock { $0.granted } }
 
     /// How long a frame rendered now takes to reach the speaker, as the
     /// server reports it (our buffer plus the device's); `nil` when unknown.
     public var outputLatency: Duration? { backend.outputLatency }
 
-    /// Puts the engine in background mode, like Wwise `Suspend`.
+    /// Puts the engine in background mode, like Wwise `Suspend`: the output
+    /// stream is corked (the sink may suspend).
     ///
     /// - Parameters:
-    ///   - renderAnyway: keep mixing (voices advance, events fire) but output
-    ///     silence; the stream keeps running.
+    ///   - renderAnyway: keep mixing on the engine's own clock with the output
+    ///     discarded: voices advance, fades finish, end-of-sound callbacks
+    ///     run. Without it voices hold their place (the game's calls are
+    ///     still taken; stopped voices end when rendering resumes).
     ///   - fadeOut: ramp the output to silence over one quantum first, so the
     ///     stop does not click.
+    /// - Throws: `notInitialized` after terminate.
     public func suspend(renderAnyway: Bool = false, fadeOut: Bool = true) throws(SoundEngineError) {
-        try checkAlive()
-        if fadeOut { fade(to: 0) } else { mixer.setMasterGain(0, rampFrames: 0) }
-        if !renderAnyway { try backend.setPaused(true) }
-        state.withLock { $0.suspended = true }
-        setStatus(.paused(.suspendedByGame(renderAnyway: renderAnyway)))
+        try withControl { c throws(SoundEngineError) in
+            c.fadeOutNextPause = fadeOut
+            defer { c.fadeOutNextPause = true }
+            try run(.lifecycle(.gameSuspended(renderAnyway: renderAnyway)), &c)
+        }
     }
 
     /// Leaves background mode, like Wwise `WakeupFromSuspend`: the stream
-    /// resumes and the output fades back in over one quantum.
+    /// resumes and the output fades back in over one quantum — unless
+    /// something else holds the engine paused (an interruption, the session
+    /// inactive, the app in the background), which ``status`` then names.
     public func wakeupFromSuspend() throws(SoundEngineError) {
-        try checkAlive()
-        guard state.withLock({ $0.suspended }) else { return }
-        try backend.setPaused(false)
-        mixer.setMasterGain(1, rampFrames: settings.samplesPerFrame)
-        state.withLock { $0.suspended = false }
-        setStatus(.running)
+        try withControl { c throws(SoundEngineError) in try run(.lifecycle(.gameWokeUp), &c) }
+    }
+
+    /// Tells the engine the app went to the background or came back (Linux
+    /// has no app delegate: the game decides, e.g. on window focus or
+    /// minimise). Applies the category's background rule (ambient and
+    /// soloAmbient stop in the background, playback keeps playing unless
+    /// ``SessionBehavior/suspendInBackground``), and seed 002's rule on the
+    /// way back: during a call the game takes the audio back and mixes with
+    /// the call; leaving again gives it back. Coming back also re-checks an
+    /// interruption whose end never arrived.
+    public func setApplicationState(_ state: ApplicationState) throws(SoundEngineError) {
+        try withControl { c throws(SoundEngineError) in
+            try run(.lifecycle(state == .background ? .appEnteredBackground : .appEnteredForeground), &c)
+        }
+    }
+
+    /// Whether the app is in the foreground, as last told.
+    public var applicationState: ApplicationState {
+        published.withLock { $0.inForeground ? .foreground : .background }
     }
 
     // MARK: - Audio session
 
-    /// The session configuration in force.
-    public var audioSessionConfiguration: SessionConfiguration { state.withLock { $0.session } }
+    /// The session configuration in force (``AudioSession/configuration``).
+    public var audioSessionConfiguration: SessionConfiguration { published.withLock { $0.configuration } }
 
     /// Changes category, options and mode at run time, like Wwise
-    /// `iOS::ChangeAudioSessionProperties`. The output stream is re-created
-    /// with the new `media.role` (and echo-cancellation wish): the output
-    /// fades out over one quantum, the stream is swapped, and it fades back in,
-    /// so the switch does not click. Voices keep playing across it.
+    /// `iOS::ChangeAudioSessionProperties`. When the stream role or the
+    /// echo-cancellation wish changes, the output fades out over one quantum,
+    /// the stream is re-created with the new `media.role`, and it fades back
+    /// in. Voices keep playing across it. Routes and other apps follow the
+    /// new category.
     ///
     /// - Throws: the validation error of `configuration` (nothing changes);
-    ///   `deviceNotReady` if the server refuses the new stream (the old
-    ///   configuration is restored when possible).
+    ///   `mediaServicesFailed` while the server is away.
     public func changeAudioSessionProperties(_ configuration: SessionConfiguration) throws(SoundEngineError) {
-        try checkAlive()
-        try configuration.validate()
-        let (old, wasRunning) = state.withLock { ($0.session, $0.status == .running) }
-        if wasRunning { fade(to: 0) }
-        backend.close()
-        let granted: GrantedStream
-        do {
-            granted = try Self.openStream(
-                backend, mixer: mixer, platform: platformSettings, session: configuration, dispatcher: dispatcher)
-        } catch {
-            log.log(.error, "changeAudioSessionProperties: \(error); restoring \(old)")
-            if let restored = try? Self.openStream(
-                backend, mixer: mixer, platform: platformSettings, session: old, dispatcher: dispatcher)
-            {
-                state.withLock { $0.granted = restored }
-                if wasRunning { resumeAfterSwap() }
-            } else {
-                setStatus(.paused(.notConnected))
-            }
-            throw error
-        }
-        state.withLock {
-            $0.session = configuration
-            $0.granted = granted
-        }
-        if wasRunning { resumeAfterSwap() }
+        try withControl { c throws(SoundEngineError) in try run(.request(.setConfiguration(configuration)), &c) }
     }
 
-    private func resumeAfterSwap() {
-        do {
-            try backend.setPaused(false)
-            mixer.setMasterGain(1, rampFrames: settings.samplesPerFrame)
-        } catch {
-            log.log(.error, "could not resume the new stream: \(error)")
-            setStatus(.paused(.notConnected))
-        }
+    /// Makes a session request (``AudioSession`` calls this).
+    func request(_ request: SessionRequest) throws(SoundEngineError) {
+        try withControl { c throws(SoundEngineError) in try run(.request(request), &c) }
     }
 
     // MARK: - Background music
 
     /// Mutes (`true`) or unmutes the buses flagged "mute for background music",
     /// like Wwise `MuteBackgroundMusic`; the change fades over one quantum and
-    /// ``InitSettings/backgroundMusicCallback`` is told.
+    /// ``InitSettings/backgroundMusicCallback`` is told. The session also mutes
+    /// them while other apps' audio plays in a mixable category; they sound
+    /// again only when neither holds them.
     public func muteBackgroundMusic(_ mute: Bool) throws(SoundEngineError) {
-        try checkAlive()
-        guard mixer.isBackgroundMusicMuted != mute else { return }
-        try mixer.setBackgroundMusicMuted(mute, fadeFrames: settings.samplesPerFrame)
-        dispatcher.post(.session(.backgroundMusicMuted(mute)))
+        try withControl { c throws(SoundEngineError) in
+            guard c.gameMutedBackgroundMusic != mute else { return }
+            c.gameMutedBackgroundMusic = mute
+            try applyBackgroundMusicMute(c)
+            dispatcher.post(.session(.backgroundMusicMuted(mute)))
+        }
     }
 
     /// Whether the background-music buses are muted (by the game or by the session).
     public var isBackgroundMusicMuted: Bool { mixer.isBackgroundMusicMuted }
 
+    private func applyBackgroundMusicMute(_ c: Control) throws(SoundEngineError) {
+        let muted = c.gameMutedBackgroundMusic || c.sessionMutedBackgroundMusic
+        guard mixer.isBackgroundMusicMuted != muted else { return }
+        try mixer.setBackgroundMusicMuted(muted, fadeFrames: settings.samplesPerFrame)
+    }
+
+    // MARK: - Input
+
+    /// Reads captured input (record and playAndRecord categories):
+    /// interleaved float32 frames of ``PlatformInitSettings/inputChannelCount``
+    /// channels at the engine's rate, from the routed input. Returns the frames
+    /// read; 0 when none are waiting. Never blocks, never runs on the render
+    /// thread. Unused when ``AudioCallbacks/inputCallback`` is set (the event
+    /// thread then delivers the input there).
+    public func readInput(into buffer: UnsafeMutableBufferPointer<Float>) -> Int {
+        guard platformSettings.audioCallbacks.inputCallback == nil else { return 0 }
+        return backend.readCapture(into: buffer)
+    }
+
     // MARK: - Events
 
-    /// A stream of every ``SessionEvent`` from now until terminate.
+    /// A stream of every ``SessionEvent`` from now until terminate, starting
+    /// with the engine's current state.
     public func events() -> AsyncStream<SessionEvent> { dispatcher.subscribe() }
 
-    // MARK: - Internals
+    // MARK: - The control path
 
     func checkAlive() throws(SoundEngineError) {
-        if state.withLock({ $0.terminated }) { throw .notInitialized }
+        if published.withLock({ $0.state == .stopped }) { throw .notInitialized }
     }
 
-    private func setStatus(_ status: EngineState) {
-        let changed = state.withLock { s -> Bool in
-            defer { s.status = status }
-            return s.status != status
+    /// Runs `body` on the serial control path, then publishes the new state.
+    func withControl<T: Sendable>(_ body: (inout Control) throws(SoundEngineError) -> T) throws(SoundEngineError) -> T {
+        try control.withLock { c throws(SoundEngineError) -> T in
+            guard !c.terminated else { throw .notInitialized }
+            let result = try body(&c)
+            publish(c)
+            return result
         }
-        if changed { dispatcher.post(.session(.engineState(status))) }
     }
 
-    /// Ramps the master gain to `gain` over one quantum and waits (at most
-    /// 250 ms) until the render thread has rendered it.
-    private func fade(to gain: Float) {
-        mixer.setMasterGain(gain, rampFrames: settings.samplesPerFrame)
+    /// Feeds the policy and performs what it returns, in order. Control path.
+    func run(_ input: SessionInput, _ c: inout Control) throws(SoundEngineError) {
+        let outputs = try c.policy.handle(input)
+        perform(outputs, &c)
+    }
+
+    /// Same, for a server fact (never refused).
+    func apply(_ event: SystemEvent, _ c: inout Control) {
+        perform(c.policy.handle(event), &c)
+    }
+
+    private func perform(_ outputs: [SessionOutput], _ c: inout Control) {
+        for output in outputs {
+            switch output {
+            case .notification(let event): dispatcher.post(.session(event))
+            case .action(let action): perform(action, &c)
+            }
+        }
+    }
+
+    private func perform(_ action: SessionAction, _ c: inout Control) {
+        switch action {
+        case .pauseEngine(let reason):
+            pause(reason, &c)
+        case .resumeEngine:
+            resume(&c)
+        case .fadeBackgroundMusicBuses(let muted):
+            c.sessionMutedBackgroundMusic = muted
+            do { try applyBackgroundMusicMute(c) } catch { log.log(.error, "background-music fade: \(error)") }
+        case .setStreamProperties(let properties):
+            replaceStreams(properties, &c)
+        default:
+            do {
+                try backend.perform(action)
+            } catch {
+                log.log(c.policy.isConnected ? .error : .debug, "\(action): \(error)")
+            }
+        }
+    }
+
+    /// Corks the stream (after a fade) and starts the engine clock: advancing
+    /// for interruptions, a lost server and `renderAnyway`, holding otherwise.
+    private func pause(_ reason: PauseReason, _ c: inout Control) {
+        if c.state == .running {
+            if c.fadeOutNextPause { fadeOut() } else { mixer.setMasterGain(0, rampFrames: 0) }
+            do {
+                try backend.setPaused(true)
+            } catch {
+                log.log(.debug, "cork: \(error)")
+            }
+        }
+        clock.start(Self.advancesVoices(reason) ? .advance : .hold)
+        setState(.paused(reason), &c)
+    }
+
+    /// Whether voices keep advancing while paused for `reason`.
+    static func advancesVoices(_ reason: PauseReason) -> Bool {
+        switch reason {
+        case .interrupted, .mediaServicesLost: true
+        case .suspendedByGame(let renderAnyway): renderAnyway
+        case .notConnected, .sessionInactive, .appInBackground: false
+        }
+    }
+
+    /// Stops the clock, uncorks (the backend pre-fills the buffer first) and
+    /// fades in.
+    private func resume(_ c: inout Control) {
+        clock.stop()
+        mixer.setMasterGain(1, rampFrames: settings.samplesPerFrame)
+        do {
+            try backend.setPaused(false)
+            setState(.running, &c)
+        } catch {
+            log.log(.error, "could not resume the stream: \(error)")
+            mixer.setMasterGain(0, rampFrames: 0)
+            clock.start(.advance)
+            setState(.paused(.notConnected), &c)
+        }
+    }
+
+    /// Re-creates our streams with new properties (`media.role`,
+    /// `filter.want`), fading around the swap when running.
+    private func replaceStreams(_ properties: StreamProperties, _ c: inout Control) {
+        guard properties != c.streamProperties else { return }
+        let running = c.state == .running
+        if running {
+            fadeOut()
+            clock.start(.advance)  // the old stream goes: keep time while there is none
+        }
+        do {
+            try backend.perform(.setStreamProperties(properties))
+            c.streamProperties = properties
+        } catch {
+            log.log(.error, "could not re-create the stream as \(properties): \(error)")
+        }
+        // The old stream's cork requests are void; the new one starts clean.
+        // MERGE(policy): apply(.ownStreamReplaced, &c)
+        if running && c.state == .running {
+            clock.stop()
+            mixer.setMasterGain(1, rampFrames: settings.samplesPerFrame)
+            do { try backend.setPaused(false) } catch { log.log(.error, "could not resume the new stream: \(error)") }
+        }
+    }
+
+    private func setState(_ state: EngineState, _ c: inout Control) {
+        guard c.state != state else { return }
+        c.state = state
+        if !c.terminating { dispatcher.post(.session(.engineState(state))) }
+    }
+
+    private func publish(_ c: Control) {
+        let snapshot = SessionSnapshot(policy: c.policy, granted: c.granted, state: c.state)
+        published.withLock { $0 = snapshot }
+    }
+
+    /// Ramps the master gain to 0 over one quantum and waits (at most 250 ms)
+    /// until the render thread has rendered it.
+    private func fadeOut() {
+        mixer.setMasterGain(0, rampFrames: settings.samplesPerFrame)
         let deadline = ContinuousClock.now + .milliseconds(250)
-        while mixer.currentMasterGain != gain && ContinuousClock.now < deadline {
+        while mixer.currentMasterGain != 0 && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.002)
         }
     }
+
+    // MARK: - The event thread
 
     /// Event thread: one inbound item.
     private func handle(_ item: EventDispatcher.Inbound) {
@@ -297,40 +497,26 @@ public final class SoundEngineInstance: Sendable {
         switch event {
         case .underflow:
             log.log(.debug, "server underflow")
-        case .system(.connectionLost):
-            setStatus(.paused(.mediaServicesLost))
-            deliver(.mediaServicesWereLost)
+        case .deviceSuspended(let suspended):
+            log.log(.debug, "device \(suspended ? "suspended" : "resumed")")
         case .streamFailed(let why):
             log.log(.error, why)
-            setStatus(.paused(.notConnected))
-        case .system, .reconnected, .deviceSuspended:
-            log.log(.debug, "backend: \(event)")
+        case .system(let fact):
+            if case .connectionLost = fact { log.log(.error, "the sound server went away; reconnecting") }
+            _ = try? withControl { c in apply(fact, &c) }
+        case .reconnected(let granted):
+            log.log(.info, "reconnected to \(granted.serverName) \(granted.serverVersion) on \(granted.deviceName)")
+            _ = try? withControl { c in
+                c.granted = granted
+                apply(.connected(granted.snapshot), &c)
+            }
         }
     }
 
-    /// Event thread: drains the mixer's render → control events and runs the
-    /// game's voice and meter callbacks (outside every lock).
-    private func drainMixerEvents() {
-        mixer.drainEvents { event in
-            switch event {
-            case .voiceEnded(let voice, _):
-                let (callback, failure) = callbacks.withLock { c in
-                    (c.voiceEnded.removeValue(forKey: voice), c.voiceFailures.removeValue(forKey: voice))
-                }
-                callback?(failure.map { .failed($0) } ?? .finished)
-            case .streamFailed(let voice, let error):
-                log.log(.error, "streamed \(voice) failed: \(error)")
-                callbacks.withLock { c in
-                    if c.voiceEnded[voice] != nil { c.voiceFailures[voice] = error }
-                }
-            case .meter(let bus, let reading):
-                callbacks.withLock { $0.meters[bus] }?(reading)
-            case .streamStarved(let voice):
-                log.log(.warning, "streamed \(voice) starved: the decoder fell behind (silence played)")
-            case .eventsDropped(let count):
-                log.log(.warning, "\(count) mixer events were lost: the event queue was full")
-            }
-        }
+    /// Event thread, every wake-up: the mixer's events, then captured input.
+    private func poll() {
+        drainMixerEvents()
+        if let input = platformSettings.audioCallbacks.inputCallback { deliverInput(to: input) }
     }
 
     /// Event thread: tells the game, in the documented order: callbacks,
@@ -340,14 +526,26 @@ public final class SoundEngineInstance: Sendable {
         switch event {
         case .interruption(let i): callbacks.interruptionCallback?(i)
         case .routeChange(let r): callbacks.routeChangeCallback?(r)
+        case .mediaServicesWereLost: callbacks.mediaServicesLostCallback?()
         case .mediaServicesWereReset: callbacks.mediaServicesResetCallback?()
+        case .otherAudioPlaying(let playing): callbacks.otherAudioPlayingCallback?(playing)
+        case .silenceSecondaryAudioHint(let type): callbacks.silenceSecondaryAudioHintCallback?(type)
         case .backgroundMusicMuted(let muted): settings.backgroundMusicCallback?(muted)
-        case .engineState, .otherAudioPlaying, .silenceSecondaryAudioHint, .mediaServicesWereLost: break
+        case .engineState: break
         }
         let (name, info) = SoundEngine.notification(for: event)
         NotificationCenter.default.post(name: name, object: nil, userInfo: info)
         dispatcher.publish(event)
+        forward?(event)
     }
+}
+
+/// Whether the app is in the foreground or the background.
+public enum ApplicationState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Visible and in use.
+    case foreground
+    /// Hidden, minimised or otherwise not in use; what plays depends on the category.
+    case background
 }
 
 /// How a voice ended, as its completion callback is told.
@@ -367,8 +565,8 @@ struct PlaybackCallbacks {
 
 /// A weak reference holder, so the event thread's closures do not keep the
 /// engine alive (the engine owns the thread, not the other way round).
-private final class WeakBox<T: AnyObject>: @unchecked Sendable {
+final class WeakBox<T: AnyObject>: @unchecked Sendable {
     // @unchecked: `value` is written once, during the owner's init, before
-    // the event thread that reads it is started.
+    // any thread that reads it is started.
     weak var value: T?
 }

@@ -85,6 +85,16 @@ public final class Mixer: @unchecked Sendable {
         mixerRenderEntry(UnsafeMutableRawPointer(core), destination, frames)
     }
 
+    /// Applies the queued commands without rendering (voices hold their
+    /// place, the clock does not move), so the command queue never fills
+    /// while the output is paused. Render world: never concurrently with a
+    /// backend rendering this mixer (an overlapping call does nothing and
+    /// counts ``MixerStatistics/overlappingRenderCalls``). A stopped voice
+    /// ends (and its completion runs) when rendering resumes.
+    public func applyPendingCommands() {
+        core.pointee.applyWithoutRendering()
+    }
+
     /// Sets the format the render entry writes: the one the server granted.
     /// float32 or int16; any channel count ≥ 1 (the mix is stereo: one channel
     /// gets (L + R) / 2, more than two get L, R and then silence). A different

@@ -46,6 +46,22 @@ extension RenderCore {
         shared.pointee.rendering.store(false, ordering: .releasing)
     }
 
+    /// Applies queued commands and the published bus plan without mixing:
+    /// the clock does not move. For a paused output, so the command queue
+    /// drains while nothing renders. Same one-thread rule as `render`.
+    @_noLocks
+    mutating func applyWithoutRendering() {
+        let shared = atomics
+        // acquiring/releasing: as in render(into:frames:).
+        if shared.pointee.rendering.exchange(true, ordering: .acquiring) {
+            shared.pointee.overlappingRenderCalls.wrappingAdd(1, ordering: .relaxed)
+            return
+        }
+        applyCommands()
+        takePublishedPlan()
+        shared.pointee.rendering.store(false, ordering: .releasing)
+    }
+
     /// Mixes one quantum into the master bus buffer.
     @_noLocks
     mutating func renderQuantum() {

@@ -1,0 +1,211 @@
+public import SoundBackend
+public import SoundCore
+public import SoundSession
+import Synchronization
+
+/// The live audio session as the game sees it: what `AVAudioSession` gives an
+/// iOS game, on the engine's PulseAudio connection.
+///
+/// Reach it as ``SoundEngine/audioSession`` or
+/// ``SoundEngineInstance/audioSession``. Reads are snapshots taken after
+/// the last change (never waiting on the server); calls go through the
+/// engine's serial control path and take effect on the server before they
+/// return. Everything the session does on its own (interruptions, route
+/// changes, other apps) arrives as ``SessionEvent``s.
+///
+/// ```swift
+/// let session = try SoundEngine.audioSession
+/// try session.setCategory(.playAndRecord, mode: .gameChat, options: [.defaultToSpeaker, .allowBluetooth])
+/// print(session.currentRoute)
+/// try session.overrideOutputAudioPort(.speaker)   // QA1754's temporary override
+/// ```
+public final class AudioSession: Sendable {
+    /// The engine, weakly: it owns the session, not the other way round.
+    /// Set once by the engine's init, before anyone can reach the session.
+    let owner = WeakBox<SoundEngineInstance>()
+
+    init() {}
+
+    private var engine: SoundEngineInstance? { owner.value }
+
+    private func snapshot() -> SessionSnapshot {
+        engine?.published.withLock { $0 } ?? SessionSnapshot.terminated
+    }
+
+    private func running() throws(SoundEngineError) -> SoundEngineInstance {
+        guard let engine, !engine.isTerminated else { throw .notInitialized }
+        return engine
+    }
+
+    // MARK: Configuration
+
+    /// Category, options, mode, route-sharing policy, activation options and
+    /// Wwise behaviour flags in force.
+    public var configuration: SessionConfiguration { snapshot().configuration }
+    /// The category (`AVAudioSession.category`).
+    public var category: Category { configuration.category }
+    /// The options set (`categoryOptions`).
+    public var categoryOptions: CategoryOptions { configuration.categoryOptions }
+    /// The mode (`mode`).
+    public var mode: Mode { configuration.mode }
+
+    /// Sets category, mode and options together, like
+    /// `setCategory(_:mode:options:)`; the rest of ``configuration`` stays.
+    /// While the session is inactive the change takes effect at the next
+    /// activation.
+    ///
+    /// - Throws: `invalidParameter` for a combination iOS refuses (nothing changes).
+    public func setCategory(_ category: Category, mode: Mode = .default, options: CategoryOptions = [])
+        throws(SoundEngineError)
+    {
+        var proposed = configuration
+        proposed.category = category
+        proposed.mode = mode
+        proposed.categoryOptions = options
+        try setConfiguration(proposed)
+    }
+
+    /// Replaces the whole configuration (Wwise `ChangeAudioSessionProperties`).
+    ///
+    /// - Throws: the validation error (nothing changes); `mediaServicesFailed`
+    ///   while the server is away.
+    public func setConfiguration(_ configuration: SessionConfiguration) throws(SoundEngineError) {
+        try running().changeAudioSessionProperties(configuration)
+    }
+
+    // MARK: Activation
+
+    /// Whether the session is active (the engine activates it at initialize).
+    public var isActive: Bool { snapshot().isActive }
+
+    /// Activates or deactivates the session, like `setActive(_:options:)`.
+    /// Deactivating corks the output (voices hold) and gives other apps back
+    /// exactly what the session took from them; with
+    /// `.notifyOthersOnDeactivation` that is also what the other apps hear.
+    ///
+    /// - Throws: `cannotInterruptOthers` when a non-mixable session is
+    ///   activated in the background; `invalidParameter` for unknown option bits.
+    public func setActive(_ active: Bool, options: SetActiveOptions = []) throws(SoundEngineError) {
+        try running().request(.setActive(active, options: options))
+    }
+
+    /// Whether an interruption is in progress (the session is inactive during it).
+    public var isInterrupted: Bool { snapshot().isInterrupted }
+
+    // MARK: Routes
+
+    /// The inputs and outputs in use (`currentRoute`).
+    public var currentRoute: RouteDescription { snapshot().currentRoute }
+    /// The outputs the category and options allow, newest first.
+    public var availableOutputs: [PortDescription] { snapshot().availableOutputs }
+    /// The inputs the category and options allow, newest first (`availableInputs`).
+    public var availableInputs: [PortDescription] { snapshot().availableInputs }
+    /// Whether any input device is present (`isInputAvailable`).
+    public var isInputAvailable: Bool { snapshot().isInputAvailable }
+    /// The temporary output override in force.
+    public var outputPortOverride: PortOverride { snapshot().portOverride }
+    /// The input the game prefers, `nil` for the default rule.
+    public var preferredInput: EndpointID? { snapshot().preferredInput }
+
+    /// Overrides the output, like `overrideOutputAudioPort(_:)`: `.speaker`
+    /// routes a playAndRecord session to the built-in speaker until the next
+    /// route change or interruption (QA1754); `.none` ends it.
+    ///
+    /// - Throws: `incompatibleCategory` outside playAndRecord;
+    ///   `resourceNotAvailable` when there is no speaker.
+    public func overrideOutputAudioPort(_ override: PortOverride) throws(SoundEngineError) {
+        try running().request(.overrideOutputAudioPort(override))
+    }
+
+    /// Prefers an input, like `setPreferredInput(_:)`; `nil` returns to the default rule.
+    ///
+    /// - Throws: `incompatibleCategory` in a category without input;
+    ///   `invalidParameter` for a port that is not a present input the options allow.
+    public func setPreferredInput(_ input: EndpointID?) throws(SoundEngineError) {
+        try running().request(.setPreferredInput(input))
+    }
+
+    /// Prefers the input whose ``PortDescription/uid`` is `uid` (`device` or
+    /// `device#port`), `nil` for the default rule.
+    ///
+    /// - Throws: as ``setPreferredInput(_:)``, and `invalidParameter` naming
+    ///   a uid no present input has.
+    public func setPreferredInput(uid: String?) throws(SoundEngineError) {
+        guard let uid else { return try setPreferredInput(nil) }
+        let inputs = snapshot().allInputs
+        guard let port = inputs.first(where: { $0.uid == uid }) else {
+            throw .invalidParameter(
+                "setPreferredInput: no input has uid '\(uid)'; present: \(inputs.map(\.uid).joined(separator: ", "))")
+        }
+        try setPreferredInput(port.endpoint)
+    }
+
+    // MARK: Other audio
+
+    /// Whether other apps' music, video or calls play audibly (`isOtherAudioPlaying`).
+    public var isOtherAudioPlaying: Bool { snapshot().isOtherAudioPlaying }
+    /// Whether the game should silence secondary audio such as its soundtrack
+    /// (`secondaryAudioShouldBeSilencedHint`).
+    public var secondaryAudioShouldBeSilencedHint: Bool { snapshot().secondaryAudioShouldBeSilencedHint }
+
+    // MARK: Echo cancellation
+
+    /// Whether the mode asks for echo cancellation (voiceChat, videoChat, gameChat).
+    public var isEchoCancellationRequested: Bool { configuration.streamProperties.echoCancellation }
+    /// Whether the server honours that wish: PulseAudio with
+    /// module-filter-heuristics and module-filter-apply loaded puts
+    /// module-echo-cancel between our streams and the devices.
+    /// pipewire-pulse ignores `filter.want`: `false` there, and the game
+    /// should fall back (headphones, push-to-talk) rather than assume it.
+    public var isEchoCancellationAvailable: Bool { snapshot().granted.echoCancellationAvailable }
+}
+
+/// What the engine's getters read: a copy of the policy's view and the
+/// engine's state after the last control operation.
+struct SessionSnapshot: Sendable {
+    var configuration: SessionConfiguration
+    var isActive: Bool
+    var isInterrupted: Bool
+    var inForeground: Bool
+    var currentRoute: RouteDescription
+    var availableOutputs: [PortDescription]
+    var availableInputs: [PortDescription]
+    var allInputs: [PortDescription]
+    var isInputAvailable: Bool
+    var portOverride: PortOverride
+    var preferredInput: EndpointID?
+    var isOtherAudioPlaying: Bool
+    var secondaryAudioShouldBeSilencedHint: Bool
+    var granted: GrantedStream
+    var state: EngineState
+
+    init(policy: AudioSessionPolicy, granted: GrantedStream, state: EngineState) {
+        configuration = policy.configuration
+        isActive = policy.isActive
+        isInterrupted = policy.isInterrupted
+        inForeground = policy.isInForeground
+        currentRoute = policy.currentRoute
+        availableOutputs = policy.availableEndpoints  // MERGE(policy): policy.availableOutputs (newest first)
+            .filter { $0.direction == .output && policy.configuration.permits($0) }.map(\.portDescription)
+        availableInputs = policy.availableInputs
+        allInputs = policy.availableEndpoints.filter { $0.direction == .input }.map(\.portDescription)
+        isInputAvailable = policy.isInputAvailable
+        portOverride = policy.portOverride
+        preferredInput = policy.preferredInput
+        isOtherAudioPlaying = policy.isOtherAudioPlaying
+        secondaryAudioShouldBeSilencedHint = policy.secondaryAudioShouldBeSilencedHint
+        self.granted = granted
+        self.state = state
+    }
+
+    /// What a session whose engine is gone reads as.
+    static let terminated: SessionSnapshot = {
+        // A fresh policy of the default configuration cannot fail validation.
+        let policy = try! AudioSessionPolicy()
+        let granted = GrantedStream(
+            format: StreamFormat(sampleRate: 48_000, channelCount: 2, sampleFormat: .float32),
+            buffer: BufferAttributes(maxLength: 0, targetLength: 0, prebuffer: 0, minimumRequest: 0),
+            serverName: "", serverVersion: "", deviceName: "")
+        return SessionSnapshot(policy: policy, granted: granted, state: .stopped)
+    }()
+}

@@ -1,0 +1,44 @@
+import SoundBackend
+import SoundCore
+import SoundMixer
+
+extension SoundEngineInstance {
+    /// Event thread: drains the mixer's render → control events and runs the
+    /// game's voice and meter callbacks (outside every lock).
+    func drainMixerEvents() {
+        mixer.drainEvents { event in
+            switch event {
+            case .voiceEnded(let voice, _):
+                let (callback, failure) = callbacks.withLock { c in
+                    (c.voiceEnded.removeValue(forKey: voice), c.voiceFailures.removeValue(forKey: voice))
+                }
+                callback?(failure.map { .failed($0) } ?? .finished)
+            case .streamFailed(let voice, let error):
+                log.log(.error, "streamed \(voice) failed: \(error)")
+                callbacks.withLock { c in
+                    if c.voiceEnded[voice] != nil { c.voiceFailures[voice] = error }
+                }
+            case .meter(let bus, let reading):
+                callbacks.withLock { $0.meters[bus] }?(reading)
+            case .streamStarved(let voice):
+                log.log(.warning, "streamed \(voice) starved: the decoder fell behind (silence played)")
+            case .eventsDropped(let count):
+                log.log(.warning, "\(count) mixer events were lost: the event queue was full")
+            }
+        }
+    }
+
+    /// Event thread: hands captured input to the game's input callback, in
+    /// blocks of up to 1024 frames, from a buffer the event thread owns.
+    func deliverInput(to callback: @Sendable (UnsafeBufferPointer<Float>) -> Void) {
+        let channels = platformSettings.inputChannelCount
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 1024 * channels) { buffer in
+            while true {
+                let frames = backend.readCapture(into: buffer)
+                guard frames > 0 else { return }
+                callback(UnsafeBufferPointer(rebasing: buffer[0..<frames * channels]))
+                if frames < 1024 { return }
+            }
+        }
+    }
+}
