@@ -261,6 +261,7 @@ struct PAStream {
         setMovedCallback(nil, nil)
         setSuspendedCallback(nil, nil)
         setEventCallback(nil, nil)
+        setReadCallback(nil, nil)
     }
 
     /// `pa_stream_connect_playback` to the default device (NULL, so the server
@@ -273,6 +274,43 @@ struct PAStream {
                 | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue)
         return pa_stream_connect_playback(raw, nil, &attr, flags, nil, nil) >= 0
     }
+
+    /// `pa_stream_connect_playback` to `device` (a sink name; `nil` for the
+    /// server's choice), otherwise as ``connectPlayback(latency:format:)``.
+    /// An explicit device keeps module-stream-restore from putting a
+    /// re-created stream back where an old one was moved.
+    func connectPlayback(latency: LatencyRequest, format: StreamFormat, device: String?) -> Bool {
+        var attr = pa_buffer_attr(latency: latency, format: format)
+        let flags = pa_stream_flags_t(
+            rawValue: PA_STREAM_START_CORKED.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue
+                | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue)
+        return pa_stream_connect_playback(raw, device, &attr, flags, nil, nil) >= 0
+    }
+
+    /// `pa_stream_connect_record` from `device` (a source name; `nil` for the
+    /// server's default), delivering about `fragmentFrames` at a time.
+    func connectRecord(device: String?, fragmentFrames: Int, format: StreamFormat) -> Bool {
+        var attr = pa_buffer_attr(
+            maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
+            fragsize: UInt32(fragmentFrames * format.bytesPerFrame))
+        return pa_stream_connect_record(raw, device, &attr, PA_STREAM_ADJUST_LATENCY) >= 0
+    }
+
+    /// `pa_stream_set_read_callback`.
+    func setReadCallback(_ cb: RequestCallback?, _ userdata: UnsafeMutableRawPointer?) {
+        pa_stream_set_read_callback(raw, cb, userdata)
+    }
+
+    /// `pa_stream_peek`: the next captured fragment (nil data with a size is a
+    /// hole to drop). Real-time safe: no allocation.
+    @_noLocks @_noAllocation
+    func peek(_ data: inout UnsafeRawPointer?, _ bytes: inout Int) -> Bool {
+        _unsafePerformance { pa_stream_peek(raw, &data, &bytes) >= 0 }
+    }
+
+    /// `pa_stream_drop`: releases the fragment `peek` returned.
+    @_noLocks @_noAllocation
+    func drop() { _unsafePerformance { _ = pa_stream_drop(raw) } }
 
     /// `pa_stream_disconnect`.
     func disconnect() { pa_stream_disconnect(raw) }

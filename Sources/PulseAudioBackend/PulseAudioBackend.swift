@@ -2,6 +2,7 @@ public import SoundBackend
 public import SoundCore
 public import SoundSession
 import CPulseAudio
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -16,79 +17,235 @@ import Synchronization
 /// they take the mainloop lock for every libpulse call. The render entry and
 /// the event handler run on the mainloop thread (`SoundEngine-pulse`).
 public final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
-    // @unchecked: `connection` is only replaced under the `lifecycle` Mutex;
-    // the Connection's own mutable fields are only touched with the mainloop
-    // lock held (libpulse runs every callback under that lock).
-    private let lifecycle = Mutex<Connection?>(nil)
+    // @unchecked: `link` is only changed under its Mutex; the Connection's own
+    // mutable fields are only touched with its mainloop lock held (libpulse
+    // runs every callback under that lock); `captureRing` is plain memory
+    // with one producer and one consumer (see CaptureRing).
+    private struct Link {
+        var connection: Connection?
+        /// What `open` was given, kept for reconnects (stream properties
+        /// follow `setStreamProperties`).
+        var configuration: BackendConfiguration?
+        var render: RenderEntry?
+        var events: BackendEventHandler?
+        var closing = false
+        var reconnector: Reconnector?
+        var reconnects: UInt64 = 0
+    }
+
+    private let link = Mutex(Link())
     private let closedStatistics = Mutex(BackendStatistics())
+    /// Captured input, from the record stream's read callback to `readCapture`.
+    private let captureRing: UnsafeMutablePointer<CaptureRing>
 
     /// Creates an unconnected backend; ``open(_:render:events:)`` connects.
-    public init() {}
+    public init() {
+        captureRing = .allocate(capacity: 1)
+        captureRing.initialize(to: CaptureRing(minimumCapacity: 1 << 17))
+    }
 
-    deinit { close() }
+    deinit {
+        close()
+        captureRing.pointee.free()
+        captureRing.deinitialize(count: 1)
+        captureRing.deallocate()
+    }
 
     public func open(
         _ configuration: BackendConfiguration,
         render: RenderEntry,
         events: @escaping BackendEventHandler
     ) throws(SoundEngineError) -> GrantedStream {
-        try lifecycle.withLock { current throws(SoundEngineError) in
-            guard current == nil else { throw .alreadyInitialized }
-            let connection = try Connection(configuration: configuration, render: render, events: events)
+        try link.withLock { link throws(SoundEngineError) in
+            guard link.connection == nil, link.configuration == nil else { throw .alreadyInitialized }
+            let reconnector = Reconnector(backend: self)
+            let connection = makeConnection(configuration, render: render, events: events, reconnector: reconnector)
             do throws(SoundEngineError) {
                 let granted = try connection.connect()
-                current = connection
+                link = Link(
+                    connection: connection, configuration: configuration, render: render, events: events,
+                    reconnector: reconnector, reconnects: link.reconnects)
                 return granted
             } catch {
                 connection.teardown()
+                reconnector.stop()
                 throw error
             }
         }
     }
 
+    /// A connection whose loss wakes `reconnector`. The loss is noticed on the
+    /// mainloop thread with the mainloop lock held, so waking must not take
+    /// `link` (control threads take `link`, then the mainloop lock).
+    private func makeConnection(
+        _ configuration: BackendConfiguration, render: RenderEntry, events: @escaping BackendEventHandler,
+        reconnector: Reconnector
+    ) -> Connection {
+        Connection(
+            configuration: configuration, render: render, events: events, captureRing: captureRing,
+            onLost: { [weak reconnector] in reconnector?.wake() })
+    }
+
     public func setPaused(_ paused: Bool) throws(SoundEngineError) {
-        try lifecycle.withLock { current throws(SoundEngineError) in
-            guard let connection = current else { throw .deviceNotReady("the PulseAudio stream is not open") }
+        try link.withLock { link throws(SoundEngineError) in
+            guard let connection = link.connection else { throw .deviceNotReady("the PulseAudio stream is not open") }
             try connection.setCorked(paused)
         }
     }
 
+    public func perform(_ action: SessionAction) throws(SoundEngineError) {
+        try link.withLock { link throws(SoundEngineError) in
+            guard let connection = link.connection else {
+                throw .mediaServicesFailed("the PulseAudio connection is not open (server away or closed)")
+            }
+            try connection.perform(action)
+            // A reconnect re-creates the streams with the latest properties.
+            if case .setStreamProperties = action { link.configuration = connection.configuration }
+        }
+    }
+
+    public func readCapture(into buffer: UnsafeMutableBufferPointer<Float>) -> Int {
+        guard let channels = link.withLock({ $0.configuration?.captureChannels }) else { return 0 }
+        return captureRing.pointee.read(into: buffer, channels: channels) / channels
+    }
+
     public func close() {
-        lifecycle.withLock { current in
-            guard let connection = current else { return }
+        let (connection, reconnector) = link.withLock { link -> (Connection?, Reconnector?) in
+            defer { link = Link(reconnects: link.reconnects) }
+            link.closing = true
+            return (link.connection, link.reconnector)
+        }
+        // The reconnect thread takes `link` itself: join it unlocked.
+        reconnector?.stop()
+        if let connection {
             let final = connection.statistics
             connection.teardown()
             closedStatistics.withLock { $0 = final }
-            current = nil
         }
     }
-
-    public func perform(_ action: SessionAction) throws(SoundEngineError) {
-        try lifecycle.withLock { current throws(SoundEngineError) in
-            guard let connection = current else { throw .deviceNotReady("the PulseAudio stream is not open") }
-            try connection.perform(action)
-        }
-    }
-
-    public func readCapture(into buffer: UnsafeMutableBufferPointer<Float>) -> Int { 0 }
 
     public var statistics: BackendStatistics {
-        if let live = lifecycle.withLock({ $0?.statistics }) { return live }
-        return closedStatistics.withLock { $0 }
+        var stats = link.withLock { $0.connection?.statistics } ?? closedStatistics.withLock { $0 }
+        stats.reconnects = link.withLock { $0.reconnects }
+        return stats
     }
 
     public var outputLatency: Duration? {
-        lifecycle.withLock { $0?.latency }
+        link.withLock { $0.connection?.latency }
     }
 
     /// Whether our stream is currently corked on the server, or `nil` when not open.
     public var isCorked: Bool? {
-        lifecycle.withLock { $0?.isCorked }
+        link.withLock { $0.connection?.isCorked }
     }
 
     /// Our stream's index on the server (the sink-input index `pactl` shows), or `nil` when not open.
     public var streamIndex: UInt32? {
-        lifecycle.withLock { $0?.streamIndex }
+        link.withLock { $0.connection?.streamIndex }
+    }
+
+    /// Our capture stream's index on the server (the source-output index), or `nil` when none is open.
+    public var captureIndex: UInt32? {
+        link.withLock { $0.connection?.captureIndex }
+    }
+
+    // MARK: Reconnecting
+
+    /// Reconnect thread: tears the dead connection down, then tries again
+    /// with back-off (50 ms doubling to 250 ms) until a connection is made
+    /// or the backend closes. Returns when done.
+    fileprivate func reconnect(_ reconnector: Reconnector) {
+        let dead = link.withLock { link -> Connection? in
+            defer { link.connection = nil }
+            return link.connection?.isLost == true ? link.connection : nil
+        }
+        guard let dead else { return }  // nothing lost (a spurious wake)
+        let final = dead.statistics
+        dead.teardown()
+        closedStatistics.withLock { $0 = final }
+        var backoff = Duration.milliseconds(50)
+        while true {
+            let outcome = link.withLock { link -> Result<(GrantedStream, BackendEventHandler), SoundEngineError>? in
+                guard !link.closing, var configuration = link.configuration, let render = link.render,
+                    let events = link.events
+                else { return nil }
+                configuration.connectTimeout = configuration.reconnectTimeout
+                let connection = makeConnection(configuration, render: render, events: events, reconnector: reconnector)
+                do throws(SoundEngineError) {
+                    let granted = try connection.connect()
+                    link.connection = connection
+                    link.reconnects += 1
+                    return .success((granted, events))
+                } catch {
+                    connection.teardown()
+                    return .failure(error)
+                }
+            }
+            switch outcome {
+            case nil:
+                return  // closed
+            case .success(let (granted, events))?:
+                events(.reconnected(granted))
+                return
+            case .failure?:
+                guard reconnector.sleep(backoff) else { return }
+                backoff = min(backoff * 2, .milliseconds(250))
+            }
+        }
+    }
+}
+
+/// The backend's reconnect thread (`SoundEngine-reconnect`, one per `open`):
+/// sleeps until a connection is lost, then reconnects. ``stop()`` wakes and joins it; a
+/// sleep between attempts ends at once.
+private final class Reconnector: @unchecked Sendable {
+    // @unchecked: `thread` is written once in init; the rest is atomics and a semaphore.
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+    private var thread = pthread_t()
+
+    init(backend: PulseAudioBackend) {
+        let context = Unmanaged.passRetained(Box(backend: backend, reconnector: self)).toOpaque()
+        let result = pthread_create(&thread, nil, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            CurrentThread.setName("SoundEngine-reconnect")
+            box.reconnector?.run(box)
+            return nil
+        }, context)
+        precondition(result == 0, "Reconnector: pthread_create failed (\(result))")
+    }
+
+    /// What the thread holds: the backend weakly (it owns us), ourselves weakly.
+    private final class Box {
+        weak var backend: PulseAudioBackend?
+        weak var reconnector: Reconnector?
+        init(backend: PulseAudioBackend, reconnector: Reconnector) {
+            self.backend = backend
+            self.reconnector = reconnector
+        }
+    }
+
+    func wake() { semaphore.signal() }
+
+    /// Sleeps `duration` unless stopped meanwhile; returns false when stopped.
+    func sleep(_ duration: Duration) -> Bool {
+        let (s, atto) = duration.components
+        _ = semaphore.wait(timeout: .now() + .nanoseconds(Int(s) * 1_000_000_000 + Int(atto / 1_000_000_000)))
+        return !stopping.load(ordering: .acquiring)
+    }
+
+    func stop() {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        semaphore.signal()
+        pthread_join(thread, nil)
+    }
+
+    private func run(_ box: Box) {
+        while !stopping.load(ordering: .acquiring) {
+            semaphore.wait()
+            if stopping.load(ordering: .acquiring) { return }
+            box.backend?.reconnect(self)
+        }
     }
 }
 
@@ -139,14 +296,52 @@ func pulseWriteCallback(_ stream: OpaquePointer?, _ requested: Int, _ userdata: 
     state.pointee.framesRendered.wrappingAdd(frames, ordering: .relaxed)
 }
 
+/// What the read callback needs, in plain memory (no class references).
+struct CaptureState {
+    let ring: UnsafeMutablePointer<CaptureRing>
+    let channels: Int
+}
+
+/// The PulseAudio read callback: moves every captured fragment into the
+/// capture ring. On the mainloop thread, which also renders: no locks, no
+/// allocation, no reference counting.
+@_noLocks @_noAllocation
+func pulseReadCallback(_ stream: OpaquePointer?, _ available: Int, _ userdata: UnsafeMutableRawPointer?) {
+    guard let stream, let userdata else { return }
+    let state = userdata.assumingMemoryBound(to: CaptureState.self)
+    let s = PAStream(raw: stream)
+    let channels = state.pointee.channels
+    while true {
+        var data: UnsafeRawPointer? = nil
+        var size = 0
+        guard s.peek(&data, &size), size > 0 else { break }
+        if let data {
+            state.pointee.ring.pointee.write(data.assumingMemoryBound(to: Float.self), count: size / 4, channels: channels)
+        } else {
+            state.pointee.ring.pointee.writeSilence(count: size / 4, channels: channels)  // a hole in the capture
+        }
+        s.drop()
+    }
+}
+
 // MARK: - Connection (the control world, on the mainloop)
 
 /// One connection's worth of libpulse objects and the callbacks' state.
 private final class Connection {
-    let configuration: BackendConfiguration
+    /// What the streams are made with; `streamProperties` change with
+    /// `setStreamProperties` (mainloop lock).
+    var configuration: BackendConfiguration
     let render: RenderEntry
     let events: BackendEventHandler
     let addressTried: String
+    let captureRing: UnsafeMutablePointer<CaptureRing>
+    /// Called on the mainloop thread once, when an established connection fails.
+    let onLost: @Sendable () -> Void
+    /// The record stream (record and playAndRecord) and its callback's state.
+    var capture: PAStream?
+    var captureState: UnsafeMutablePointer<CaptureState>?
+    /// Set when the established connection failed (mainloop lock, or atomically read).
+    let lost = Atomic<Bool>(false)
 
     var mainloop: PAMainloop?
     var context: PAContext?
@@ -165,10 +360,15 @@ private final class Connection {
     /// Underflow callbacks (mainloop thread) count here; `statistics` reads it (relaxed: a counter).
     let underflows = Atomic<UInt64>(0)
 
-    init(configuration: BackendConfiguration, render: RenderEntry, events: @escaping BackendEventHandler) throws(SoundEngineError) {
+    init(
+        configuration: BackendConfiguration, render: RenderEntry, events: @escaping BackendEventHandler,
+        captureRing: UnsafeMutablePointer<CaptureRing>, onLost: @escaping @Sendable () -> Void
+    ) {
         self.configuration = configuration
         self.render = render
         self.events = events
+        self.captureRing = captureRing
+        self.onLost = onLost
         if let explicit = configuration.serverAddress {
             addressTried = explicit
         } else if let env = ProcessInfo.processInfo.environment["PULSE_SERVER"], !env.isEmpty {
@@ -254,8 +454,12 @@ private final class Connection {
             case .selectOutput, .selectInput, .muteOtherStreams, .unmuteOtherStreams, .duckOtherStreams,
                 .unduckOtherStreams:
                 try model.perform(action, deadline: ContinuousClock.now.advanced(by: .seconds(2)))
-            case .setStreamProperties, .openCaptureStream, .closeCaptureStream:
-                break  // TODO(live-session): streams
+            case .setStreamProperties(let properties):
+                try replaceStreams(properties, loop)
+            case .openCaptureStream:
+                try openCapture(loop, deadline: ContinuousClock.now.advanced(by: configuration.connectTimeout))
+            case .closeCaptureStream:
+                closeCapture()
             case .pauseEngine, .resumeEngine, .fadeBackgroundMusicBuses:
                 throw .invalidParameter("\(action) is the engine's to perform, not the backend's")
             }
@@ -263,6 +467,32 @@ private final class Connection {
     }
 
     private func connectStream(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) -> GrantedStream {
+        try openPlayback(loop, deadline: deadline, device: nil)
+        established = true
+        if let priority = configuration.realtimePriority {
+            requestedPriority = priority
+            loop.once(raiseLoopThreadPriority, userdata)
+            _ = waitLocked(loop, deadline: deadline) { grantedPriority != nil }
+        }
+        return try grant()
+    }
+
+    /// What the server granted for the current playback stream. Lock held.
+    func grant() throws(SoundEngineError) -> GrantedStream {
+        guard let s = stream, let granted = s.format, let buffer = s.bufferAttributes, let info = serverInfo else {
+            throw .deviceNotReady("PulseAudio at \(addressTried) did not open our playback stream")
+        }
+        return GrantedStream(
+            format: granted, buffer: buffer, serverName: info.serverName, serverVersion: info.serverVersion,
+            deviceName: s.deviceName, realtimePriority: grantedPriority.flatMap { $0 > 0 ? $0 : nil },
+            snapshot: snapshot, echoCancellationAvailable: model?.echoCancellationAvailable ?? false)
+    }
+
+    /// Creates our playback stream, corked, on `device` (`nil`: where the
+    /// server puts it), and waits until it is ready. Lock held.
+    private func openPlayback(
+        _ loop: PAMainloop, deadline: ContinuousClock.Instant, device: String?
+    ) throws(SoundEngineError) {
         guard let ctx = context else { throw .fail("internal: no context") }
         let format = configuration.format
         var props = configuration.streamProperties
@@ -274,33 +504,110 @@ private final class Connection {
             throw .invalidParameter("PulseAudio refused a \(format) playback stream: \(ctx.lastError)")
         }
         stream = s
-        let state = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
-        state.initialize(to: RenderState(entry: render, bytesPerFrame: format.bytesPerFrame))
-        renderState = state
+        if renderState == nil {
+            let state = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
+            state.initialize(to: RenderState(entry: render, bytesPerFrame: format.bytesPerFrame))
+            renderState = state
+        }
         s.setStateCallback(streamStateCallback, userdata)
-        s.setWriteCallback(pulseWriteCallback, UnsafeMutableRawPointer(state))
+        s.setWriteCallback(pulseWriteCallback, UnsafeMutableRawPointer(renderState))
         s.setUnderflowCallback(streamUnderflowCallback, userdata)
         s.setSuspendedCallback(streamSuspendedCallback, userdata)
         s.setEventCallback(streamEventCallback, userdata)
-        guard s.connectPlayback(latency: configuration.latency, format: format) else {
+        guard s.connectPlayback(latency: configuration.latency, format: format, device: device) else {
             throw .deviceNotReady("PulseAudio at \(addressTried) refused our playback stream: \(ctx.lastError)")
         }
         _ = waitLocked(loop, deadline: deadline) { !s.isCreating || !ctx.isGood }
-        guard s.isReady, let granted = s.format, let buffer = s.bufferAttributes else {
+        guard s.isReady else {
             throw .deviceNotReady("PulseAudio at \(addressTried) did not open our playback stream: \(ctx.lastError)")
         }
-        established = true
         model?.ownPlaybackIndex = s.index
-        if let priority = configuration.realtimePriority {
-            requestedPriority = priority
-            loop.once(raiseLoopThreadPriority, userdata)
-            _ = waitLocked(loop, deadline: deadline) { grantedPriority != nil }
+    }
+
+    /// Disconnects and releases the playback stream (callbacks first, so
+    /// none fires after). Lock held.
+    private func closePlayback() {
+        guard let s = stream else { return }
+        s.clearCallbacks()
+        s.disconnect()
+        s.unref()
+        stream = nil
+    }
+
+    /// Re-creates the playback (and an open capture) stream with new
+    /// properties, corked, on the output selected last. Lock held.
+    private func replaceStreams(_ properties: StreamProperties, _ loop: PAMainloop) throws(SoundEngineError) {
+        var props = configuration.streamProperties
+        props.removeValue(forKey: "media.role")
+        props.removeValue(forKey: "filter.want")
+        props.merge(properties.proplist) { _, new in new }
+        configuration.streamProperties = props
+        let deadline = ContinuousClock.now.advanced(by: configuration.connectTimeout)
+        let hadCapture = capture != nil
+        closeCapture()
+        closePlayback()
+        do throws(SoundEngineError) {
+            try openPlayback(loop, deadline: deadline, device: model?.selectedOutput?.device)
+        } catch {
+            // The selected device may have gone meanwhile: let the server choose.
+            closePlayback()
+            try openPlayback(loop, deadline: deadline, device: nil)
         }
-        let info = serverInfo!
-        return GrantedStream(
-            format: granted, buffer: buffer, serverName: info.serverName, serverVersion: info.serverVersion,
-            deviceName: s.deviceName, realtimePriority: grantedPriority.flatMap { $0 > 0 ? $0 : nil },
-            snapshot: snapshot, echoCancellationAvailable: model?.echoCancellationAvailable ?? false)
+        if hadCapture { try openCapture(loop, deadline: deadline) }
+    }
+
+    /// Opens the record stream on the input selected last (the server's
+    /// default when none), with our stream properties. Lock held.
+    private func openCapture(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
+        guard capture == nil else { return }
+        guard let ctx = context else { throw .fail("internal: no context") }
+        let format = StreamFormat(
+            sampleRate: configuration.format.sampleRate, channelCount: configuration.captureChannels,
+            sampleFormat: .float32)
+        var props = configuration.streamProperties
+        props["media.name"] = "\(configuration.applicationName) input"
+        props["application.name"] = configuration.applicationName
+        let proplist = PAProplist.make(props)
+        defer { proplist.free() }
+        guard let s = PAStream.make(context: ctx, name: "input", format: format, properties: proplist) else {
+            throw .invalidParameter("PulseAudio refused a \(format) record stream: \(ctx.lastError)")
+        }
+        capture = s
+        let state = UnsafeMutablePointer<CaptureState>.allocate(capacity: 1)
+        state.initialize(to: CaptureState(ring: captureRing, channels: format.channelCount))
+        captureState = state
+        captureRing.pointee.discard()
+        s.setStateCallback(streamStateCallback, userdata)
+        s.setReadCallback(pulseReadCallback, UnsafeMutableRawPointer(state))
+        // About 10 ms per fragment: input reaches the game promptly.
+        let device = model?.selectedInput?.device
+        guard s.connectRecord(device: device, fragmentFrames: format.sampleRate / 100, format: format) else {
+            closeCapture()
+            throw .deviceNotReady("PulseAudio at \(addressTried) refused our record stream: \(ctx.lastError)")
+        }
+        _ = waitLocked(loop, deadline: deadline) { !s.isCreating || !ctx.isGood }
+        guard s.isReady else {
+            closeCapture()
+            throw .deviceNotReady("PulseAudio at \(addressTried) did not open our record stream: \(ctx.lastError)")
+        }
+        model?.ownCaptureIndex = s.index
+    }
+
+    /// Closes the record stream. Lock held: no read callback is running, and
+    /// none runs after `clearCallbacks`, so its state can be freed at once.
+    private func closeCapture() {
+        if let s = capture {
+            s.clearCallbacks()
+            s.disconnect()
+            s.unref()
+            capture = nil
+        }
+        model?.ownCaptureIndex = nil
+        if let state = captureState {
+            state.deinitialize(count: 1)
+            state.deallocate()
+            captureState = nil
+        }
     }
 
     /// Waits, with the mainloop lock held, until `done()` or the deadline.
@@ -359,6 +666,14 @@ private final class Connection {
         return loop.withLock { stream?.index }
     }
 
+    var captureIndex: UInt32? {
+        guard let loop = mainloop else { return nil }
+        return loop.withLock { capture?.index }
+    }
+
+    /// Whether the established connection failed.
+    var isLost: Bool { lost.load(ordering: .acquiring) }
+
     var statistics: BackendStatistics {
         BackendStatistics(
             renderCalls: renderState?.pointee.renderCalls.load(ordering: .relaxed) ?? 0,
@@ -372,14 +687,10 @@ private final class Connection {
         guard let loop = mainloop else { return }
         loop.withLock {
             closing = true
+            closeCapture()
+            closePlayback()
             model?.stop()
             model = nil
-            if let s = stream {
-                s.clearCallbacks()
-                s.disconnect()
-                s.unref()
-                stream = nil
-            }
             if let ctx = context {
                 ctx.setStateCallback(nil, nil)
                 ctx.disconnect()
@@ -404,15 +715,20 @@ private final class Connection {
         mainloop?.signal()
         guard established, !closing, let ctx = context, !ctx.isGood else { return }
         established = false
+        lost.store(true, ordering: .releasing)
         events(.system(.connectionLost))
+        onLost()
     }
 
     func streamStateChanged() {
         mainloop?.signal()
-        guard established, !closing, let s = stream, s.isDead,
-            let ctx = context, ctx.isReady
-        else { return }
-        events(.streamFailed("PulseAudio ended our playback stream: \(ctx.lastError)"))
+        guard established, !closing, let ctx = context, ctx.isReady else { return }
+        if let s = stream, s.isDead {
+            events(.streamFailed("PulseAudio ended our playback stream: \(ctx.lastError)"))
+        }
+        if let s = capture, s.isDead {
+            events(.streamFailed("PulseAudio ended our record stream: \(ctx.lastError)"))
+        }
     }
 }
 

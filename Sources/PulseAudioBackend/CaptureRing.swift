@@ -1,0 +1,88 @@
+import Synchronization
+
+/// Captured input on its way from the record stream's read callback (the
+/// mainloop thread, which also renders) to the engine's event thread or the
+/// game: a single-producer, single-consumer ring of float32 samples in
+/// preallocated memory. The producer never waits, allocates or locks: when
+/// the ring is full the newest input is dropped and counted.
+///
+/// Plain memory (no class reference: the read callback does no reference
+/// counting): the backend allocates one for its whole life, across capture
+/// streams and reconnects. `storage` is written only by the one producer
+/// (between its load of `read` and its releasing store of `written`) and read
+/// only by the one consumer (between its acquiring load of `written` and its
+/// store of `read`): the atomics order every access.
+struct CaptureRing: ~Copyable {
+    /// Capacity in samples (a power of two).
+    let capacity: Int
+    private let storage: UnsafeMutablePointer<Float>
+    /// Samples ever written (producer) and read (consumer).
+    private let written = Atomic<Int>(0)
+    private let read = Atomic<Int>(0)
+    /// Samples dropped because the ring was full.
+    let dropped = Atomic<Int>(0)
+
+    init(minimumCapacity: Int) {
+        var n = 1024
+        while n < minimumCapacity { n <<= 1 }
+        capacity = n
+        storage = .allocate(capacity: n)
+        storage.initialize(repeating: 0, count: n)
+    }
+
+    /// Frees the storage; the ring must not be used after.
+    func free() { storage.deallocate() }
+
+    /// Producer: appends what fits of `samples` (whole frames of
+    /// `channels`); the rest is dropped and counted.
+    @_noLocks @_noAllocation
+    func write(_ samples: UnsafePointer<Float>, count: Int, channels: Int) {
+        let w = written.load(ordering: .relaxed)  // relaxed: only this thread stores it
+        // acquiring: pairs with the consumer's releasing store, so the space is free.
+        let r = read.load(ordering: .acquiring)
+        var n = min(count, capacity - (w - r))
+        n -= n % max(channels, 1)
+        var i = 0
+        while i < n {
+            storage[(w + i) & (capacity - 1)] = samples[i]
+            i += 1
+        }
+        if n < count { dropped.wrappingAdd(count - n, ordering: .relaxed) }  // relaxed: a counter
+        // releasing: publishes the samples written above.
+        written.store(w + n, ordering: .releasing)
+    }
+
+    /// Producer: appends `count` zeros (a hole in the capture).
+    @_noLocks @_noAllocation
+    func writeSilence(count: Int, channels: Int) {
+        let w = written.load(ordering: .relaxed)
+        let r = read.load(ordering: .acquiring)
+        var n = min(count, capacity - (w - r))
+        n -= n % max(channels, 1)
+        var i = 0
+        while i < n {
+            storage[(w + i) & (capacity - 1)] = 0
+            i += 1
+        }
+        written.store(w + n, ordering: .releasing)
+    }
+
+    /// Consumer: moves up to `buffer.count` samples (whole frames) into
+    /// `buffer`; returns the samples moved.
+    func read(into buffer: UnsafeMutableBufferPointer<Float>, channels: Int) -> Int {
+        let r = read.load(ordering: .relaxed)  // relaxed: only this thread stores it
+        // acquiring: pairs with the producer's releasing store.
+        let w = written.load(ordering: .acquiring)
+        var n = min(w - r, buffer.count)
+        n -= n % max(channels, 1)
+        for i in 0..<n { buffer[i] = storage[(r + i) & (capacity - 1)] }
+        // releasing: the producer may reuse the space only after we copied it out.
+        read.store(r + n, ordering: .releasing)
+        return n
+    }
+
+    /// Consumer: forgets everything waiting (a new capture stream starts fresh).
+    func discard() {
+        read.store(written.load(ordering: .acquiring), ordering: .releasing)
+    }
+}
