@@ -8,7 +8,8 @@ import Glibc
 /// Never a mock: everything here talks to a real daemon.
 public final class PrivateSoundServer: @unchecked Sendable {
     // @unchecked: all stored properties are immutable after init; `stopped` is
-    // only touched by `stop()`, which tests call from one task.
+    // only touched by `stop()`, which tests call from one task. The server's
+    // pids live in its folder (`pids`), which `restart()` rewrites.
 
     /// `unix:/…/native`: what `PULSE_SERVER` or `InitSettings`' server address should be.
     public let address: String
@@ -17,16 +18,34 @@ public final class PrivateSoundServer: @unchecked Sendable {
     /// Which server this is.
     public let kind: Kind
 
-    /// The two servers SoundEngine must work with.
+    /// The servers SoundEngine must work with.
     public enum Kind: String, Sendable {
         /// A PulseAudio 16 daemon (module-role-cork loaded).
         case pulseaudio
+        /// A PulseAudio 16 daemon loaded like a desktop's default.pa minus
+        /// hardware detection: restore databases, intended-roles,
+        /// suspend-on-idle, role-cork, filter-heuristics/filter-apply
+        /// (echo-cancel for phone streams), … (`sound-server start --desktop`).
+        case pulseaudioDesktop = "pulseaudio-desktop"
         /// PipeWire with wireplumber and pipewire-pulse (no cork requests).
         case pipewire
+
+        /// The `sound-server start` option that selects this kind.
+        var startOptions: [String] {
+            switch self {
+            case .pulseaudio: []
+            case .pulseaudioDesktop: ["--desktop"]
+            case .pipewire: ["--pipewire"]
+            }
+        }
+
+        /// Whether the server is a PulseAudio daemon (either set-up).
+        public var isPulseAudio: Bool { self != .pipewire }
     }
 
     /// The kind the tests run against: `SOUNDENGINE_TEST_SERVER=pipewire` picks
-    /// pipewire-pulse (`.ci/run` runs the server suites once per kind).
+    /// pipewire-pulse, `pulseaudio-desktop` the desktop set-up (`.ci/run` runs
+    /// the server suites once per kind).
     public static let kindUnderTest: Kind =
         Kind(rawValue: ProcessInfo.processInfo.environment["SOUNDENGINE_TEST_SERVER"] ?? "") ?? .pulseaudio
     private var stopped = false
@@ -39,31 +58,56 @@ public final class PrivateSoundServer: @unchecked Sendable {
     }()
 
     /// Starts a server of `kind` with the `speaker` null sink as its default
-    /// device (and module-role-cork on PulseAudio).
+    /// sink and the `mic` source as its default source (and module-role-cork
+    /// on PulseAudio).
     public init(kind: Kind = PrivateSoundServer.kindUnderTest) throws {
         self.kind = kind
-        let output = try Self.run(
-            Self.repositoryRoot + "/Scripts/sound-server", kind == .pipewire ? ["start", "--pipewire"] : ["start"])
+        let values = try Self.script(["start"] + kind.startOptions)
+        guard let address = values["PULSE_SERVER"], let directory = values["SOUND_SERVER_DIR"] else {
+            throw ServerError("sound-server start printed no address: \(values)")
+        }
+        self.address = address
+        self.directory = directory
+    }
+
+    /// Runs `Scripts/sound-server` and returns the KEY=value lines it printed.
+    private static func script(_ arguments: [String]) throws -> [String: String] {
+        let output = try run(repositoryRoot + "/Scripts/sound-server", arguments)
         var values: [String: String] = [:]
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
             if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
         }
-        guard let address = values["PULSE_SERVER"], let directory = values["SOUND_SERVER_DIR"] else {
-            throw ServerError("sound-server start printed no address: \(output)")
-        }
-        self.address = address
-        self.directory = directory
-        serverProcesses = (values["SOUND_SERVER_PIDS"] ?? "").split(separator: " ").compactMap { pid_t($0) }
+        return values
     }
 
-    /// The processes the script started for this server.
-    private let serverProcesses: [pid_t]
+    /// The processes the script started for this server (its `pids` file,
+    /// which a restart rewrites).
+    private var serverProcesses: [pid_t] {
+        let text = (try? String(contentsOfFile: directory + "/pids", encoding: .utf8)) ?? ""
+        return text.split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
+    }
 
     /// Kills every server process at once (SIGKILL), as a crash would: clients
-    /// see their connection drop. ``stop()`` still cleans up afterwards.
+    /// see their connection drop. ``stop()`` still cleans up afterwards, and
+    /// ``restart()`` brings a new server up at the same address.
     public func crash() {
         for pid in serverProcesses { kill(pid, SIGKILL) }
+    }
+
+    /// Starts a fresh server of the same kind at the same ``address`` (same
+    /// folder, runtime dir, HOME and config; on PipeWire a private D-Bus that
+    /// is still running is kept), after stopping whatever is left of the old
+    /// one, and waits until it is ready exactly as the first start did:
+    /// `speaker` and `mic` exist and are the defaults. Devices added with
+    /// ``addOutput(name:properties:)``, clients and restore databases are not
+    /// re-created (the desktop set-up's restore modules do read their
+    /// databases again). A client that reconnects to ``address`` finds it.
+    public func restart() throws {
+        let values = try Self.script(["restart", directory])
+        guard values["PULSE_SERVER"] == address else {
+            throw ServerError("sound-server restart moved the server: \(values)")
+        }
     }
 
     deinit { stop() }
@@ -81,14 +125,24 @@ public final class PrivateSoundServer: @unchecked Sendable {
         try Self.run("pactl", arguments, environment: ["PULSE_SERVER": address])
     }
 
-    /// The server's sink inputs (playback streams), from `pactl --format=json`.
-    public func sinkInputs() throws -> [SinkInput] {
-        let json = try Self.run("pactl", ["--format=json", "list", "sink-inputs"], environment: ["PULSE_SERVER": address])
-        let data = Data(json.utf8)
-        guard let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+    /// Runs `pactl` with an argument list against this server and returns its stdout.
+    @discardableResult
+    public func pactl(arguments: [String]) throws -> String {
+        try Self.run("pactl", arguments, environment: ["PULSE_SERVER": address])
+    }
+
+    /// `pactl --format=json list WHAT`, as a list of JSON objects.
+    func jsonList(_ what: String) throws -> [[String: Any]] {
+        let json = try pactl(arguments: ["--format=json", "list", what])
+        guard let list = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] else {
             throw ServerError("pactl printed no JSON list: \(json)")
         }
-        return list.map(SinkInput.init)
+        return list
+    }
+
+    /// The server's sink inputs (playback streams), from `pactl --format=json`.
+    public func sinkInputs() throws -> [SinkInput] {
+        try jsonList("sink-inputs").map(SinkInput.init)
     }
 
     /// Starts recording `source` (e.g. `speaker.monitor`) as float32 stereo at 48 kHz.
@@ -124,12 +178,50 @@ public struct SinkInput: Sendable {
     public var corked: Bool
     /// Whether the stream is muted on the server.
     public var muted: Bool
+    /// The stream's volume per channel, in channel-map order, as a fraction
+    /// of 100 % (1.0 = 100 %, 0.5 = 50 %).
+    public var volume: [Double]
+    /// Index of the sink it plays to.
+    public var sink: Int
+    /// Index of the client that owns it, or nil (a stream of a module).
+    public var client: Int?
 
     init(_ json: [String: Any]) {
-        index = json["index"] as? Int ?? -1
-        properties = (json["properties"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
+        index = jsonInt(json["index"]) ?? -1
+        properties = jsonProperties(json)
         corked = json["corked"] as? Bool ?? false
         muted = json["mute"] as? Bool ?? false
+        volume = jsonVolume(json)
+        sink = jsonInt(json["sink"]) ?? -1
+        client = jsonInt(json["client"])
+    }
+}
+
+/// pactl prints some indices as numbers, others as strings ("client":"4").
+func jsonInt(_ value: Any?) -> Int? {
+    switch value {
+    case let number as Int: number
+    case let string as String: Int(string)
+    default: nil
+    }
+}
+
+func jsonProperties(_ json: [String: Any]) -> [String: String] {
+    (json["properties"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
+}
+
+/// The `volume` object (`{"front-left": {"value": 65536, "value_percent": "100%"}, …}`)
+/// as fractions, ordered by `channel_map` (JSON objects have no order).
+func jsonVolume(_ json: [String: Any]) -> [Double] {
+    guard let volume = json["volume"] as? [String: Any] else { return [] }
+    let order = (json["channel_map"] as? String)?.split(separator: ",").map(String.init) ?? volume.keys.sorted()
+    return order.compactMap { channel in
+        guard let entry = volume[channel] as? [String: Any] else { return nil }
+        if let value = jsonInt(entry["value"]) { return Double(value) / 65536 }
+        if let percent = entry["value_percent"] as? String, let number = Double(percent.dropLast()) {
+            return number / 100
+        }
+        return nil
     }
 }
 

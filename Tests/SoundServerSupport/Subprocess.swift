@@ -6,7 +6,8 @@ import Glibc
 ///
 /// Foundation's `Process.waitUntilExit` depends on SIGCHLD bookkeeping that
 /// can miss a child when many come and go (seen hanging here once); this is
-/// the plain POSIX path. The child gets stdin from /dev/null, stdout (and
+/// the plain POSIX path. The child gets stdin from /dev/null (or a given
+/// descriptor), stdout (and
 /// optionally stderr) on pipes, no other descriptor of ours
 /// (`closefrom(3)`), and an empty signal mask (a test runner blocks SIGTERM,
 /// and children inherit the mask).
@@ -21,7 +22,12 @@ public final class Subprocess: @unchecked Sendable {
     private var status: Int32?
 
     /// Starts `arguments[0]` (looked up in PATH) with `extraEnvironment` added.
-    public init(_ arguments: [String], extraEnvironment: [String: String] = [:], captureStderr: Bool = true) throws {
+    /// `stdin`, when given, becomes the child's standard input (the caller
+    /// keeps its own copy and closes it); otherwise the child reads /dev/null.
+    public init(
+        _ arguments: [String], extraEnvironment: [String: String] = [:], captureStderr: Bool = true,
+        stdin: Int32? = nil
+    ) throws {
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         guard se_pipe_cloexec(&outPipe) == 0 else { throw ServerError("pipe2 failed: \(errno)") }
@@ -30,7 +36,11 @@ public final class Subprocess: @unchecked Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let stdin {
+            posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         if captureStderr {
             posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
