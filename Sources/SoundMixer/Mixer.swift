@@ -89,8 +89,9 @@ public final class Mixer: @unchecked Sendable {
     /// place, the clock does not move), so the command queue never fills
     /// while the output is paused. Render world: never concurrently with a
     /// backend rendering this mixer (an overlapping call does nothing and
-    /// counts ``MixerStatistics/overlappingRenderCalls``). A stopped voice
-    /// ends (and its completion runs) when rendering resumes.
+    /// counts ``MixerStatistics/overlappingRenderCalls``). A voice being
+    /// stopped ends at once (nothing is heard while held), so its slot is
+    /// free again and its completion runs.
     public func applyPendingCommands() {
         core.pointee.applyWithoutRendering()
     }

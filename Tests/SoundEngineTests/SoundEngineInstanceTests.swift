@@ -128,16 +128,40 @@ import Testing
         #expect(states == ["running", "paused", "running", "stopped"])  // the stream starts with the current state
     }
 
-    @Test func renderAnywayKeepsTheStreamRunningButSilent() throws {
+    @Test func renderAnywayCorksTheStreamWhileVoicesKeepAdvancingAndEnding() throws {
         let live = try LiveEngine()
         defer { live.stop() }
-        let (engine, recorder) = (live.engine, live.recorder)
+        let (server, engine, recorder) = (live.server, live.engine, live.recorder)
         try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), VoiceParameters(loop: true))
+        let short = try engine.loadSound(sine(amplitude: 0.5, seconds: 0.3), name: "short")
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met)
         try engine.suspend(renderAnyway: true)
-        let frames = engine.statistics.output.framesRendered
-        #expect(recorder.waitForLevel { $0.allSatisfy { $0 < 1e-5 } }.met)
-        #expect(eventually { engine.statistics.output.framesRendered > frames + 4800 })
         #expect(engine.status == .paused(.suspendedByGame(renderAnyway: true)))
+        #expect(try server.sinkInputs().first { $0.properties["application.name"] == "SoundEngine engine test" }?.corked == true)
+        let ended = Mutex(false)
+        try engine.play(short, completion: { _ in ended.withLock { $0 = true } })
+        let quanta = engine.statistics.mixer.quantaRendered
+        #expect(eventually { engine.statistics.mixer.quantaRendered > quanta + 100 }, "the mixer stopped advancing")
+        #expect(eventually { ended.withLock { $0 } }, "a 0.3 s voice never ended while rendering anyway")
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 < 1e-5 } }.met)
+    }
+
+    @Test func plainSuspendHoldsVoicesButKeepsTakingCommands() throws {
+        let live = try LiveEngine()
+        defer { live.stop() }
+        let engine = live.engine
+        try engine.suspend()
+        let quanta = engine.statistics.mixer.quantaRendered
+        let sound = try engine.loadSound(sine(amplitude: 0.1, seconds: 0.01), name: "blip")
+        // More voices than there are slots, in batches: stopped voices must
+        // give their slots back although nothing renders.
+        for batch in 0..<6 {
+            for _ in 0..<100 { try engine.stop(try engine.play(sound)) }
+            #expect(eventually { engine.statistics.mixer.voicesActive == 0 }, "batch \(batch): slots held")
+        }
+        #expect(engine.statistics.mixer.commandsRejected == 0)
+        #expect(eventually { engine.statistics.mixer.voicesActive == 0 }, "stopped voices held their slots")
+        #expect(engine.statistics.mixer.quantaRendered == quanta, "voices advanced during a plain suspend")
     }
 
     @Test func changeAudioSessionPropertiesSwapsTheStreamRoleAndRefusesBadConfigurations() throws {

@@ -59,6 +59,17 @@ extension RenderCore {
         }
         applyCommands()
         takePublishedPlan()
+        // Nothing is heard while held: a voice on its way out (stop fade)
+        // ends now, so its slot and its completion do not wait for the output.
+        var i = 0
+        while i < activeCount {
+            let slot = Int(active[i])
+            if voices[slot].fadeEnd == .stop {
+                endVoice(slot)  // the last active voice moved into index i
+            } else {
+                i += 1
+            }
+        }
         shared.pointee.rendering.store(false, ordering: .releasing)
     }
 

@@ -1,0 +1,297 @@
+import Foundation
+import SoundEngine
+import SoundServerSupport
+import Synchronization
+import Testing
+
+/// Every event an engine delivers, collected from its `events()` stream.
+final class EventLog: Sendable {
+    private final class Store: Sendable {
+        let events = Mutex<[SessionEvent]>([])
+    }
+    private let store = Store()
+
+    init(_ engine: SoundEngineInstance) {
+        let stream = engine.events()
+        let store = self.store
+        Task.detached { for await event in stream { store.events.withLock { $0.append(event) } } }
+    }
+
+    var all: [SessionEvent] { store.events.withLock { $0 } }
+
+    /// Waits until an event matching `match` arrived after `from` (an index
+    /// into `all`); returns it.
+    func wait(from: Int = 0, within seconds: Double = 10, _ match: (SessionEvent) -> Bool) -> SessionEvent? {
+        var found: SessionEvent?
+        _ = eventually(within: seconds) {
+            found = all.dropFirst(from).first(where: match)
+            return found != nil
+        }
+        return found
+    }
+
+    var interruptions: [Interruption] { all.compactMap { if case .interruption(let i) = $0 { i } else { nil } } }
+    var routeChanges: [RouteChange] { all.compactMap { if case .routeChange(let r) = $0 { r } else { nil } } }
+}
+
+/// A live engine on a private server of the kind under test, with its event log.
+final class LiveSession {
+    let server: PrivateSoundServer
+    let engine: SoundEngineInstance
+    let log: EventLog
+    static let applicationName = "SoundEngine live test"
+
+    init(_ session: SessionConfiguration, server: PrivateSoundServer? = nil, callbacks: AudioCallbacks = AudioCallbacks())
+        throws
+    {
+        let server = try server ?? PrivateSoundServer()
+        self.server = server
+        var p = platform(server, session)
+        p.applicationName = Self.applicationName
+        p.audioCallbacks = callbacks
+        do {
+            engine = try SoundEngineInstance(InitSettings(), p)
+        } catch {
+            server.stop()
+            throw error
+        }
+        log = EventLog(engine)
+    }
+
+    func stop() {
+        engine.terminate()
+        server.stop()
+    }
+
+    /// Our playback stream as the server lists it.
+    func ourStream() throws -> SinkInput? {
+        try server.sinkInputs().first { $0.properties["application.name"] == Self.applicationName }
+    }
+
+    /// The name of the sink our playback stream is on.
+    func ourSink() throws -> String? {
+        guard let stream = try ourStream() else { return nil }
+        return try server.sinks().first { $0.index == stream.sink }?.name
+    }
+
+    /// Plays a looping 440 Hz tone at amplitude 0.5 on the master bus.
+    func playTone() throws {
+        let sound = try engine.loadSound(sine(frequency: 440, amplitude: 0.5), name: "tone")
+        try engine.play(sound, VoiceParameters(loop: true))
+    }
+}
+
+let usbHeadphones = ["device.description": "USB Headphones", "device.bus": "usb", "device.form_factor": "headphone"]
+let handset = ["device.description": "Handset", "device.form_factor": "handset"]
+
+@Suite(.serialized) struct LiveSessionTests {
+    @Test func aPhoneCallInterruptsCorksOurStreamAndEndsWithShouldResume() throws {
+        let live = try LiveSession(SessionConfiguration(category: .playback))
+        defer { live.stop() }
+        try live.playTone()
+        let call = try live.server.startClient(role: "phone")
+        let began = live.log.wait { if case .interruption(let i) = $0 { i.type == .began } else { false } }
+        #expect(began != nil, "no interruption began: \(live.log.all)")
+        #expect(live.engine.status == .paused(.interrupted))
+        #expect(eventually { (try? live.ourStream())??.corked == true }, "our stream is not corked in pactl's view")
+        #expect(live.engine.audioSession.isInterrupted)
+        try call.stop()
+        let ended = live.log.wait { if case .interruption(let i) = $0 { i.type == .ended } else { false } }
+        guard case .interruption(let interruption)? = ended else {
+            Issue.record("no interruption ended: \(live.log.all)")
+            return
+        }
+        #expect(interruption.shouldResume)
+        #expect(eventually { live.engine.status == .running })
+        #expect(eventually { (try? live.ourStream())??.corked == false }, "our stream stayed corked")
+    }
+
+    @Test func seed002Scenario2ForegroundDuringACallMixesAndBackToTheCallPauses() throws {
+        let live = try LiveSession(SessionConfiguration(category: .soloAmbient))
+        defer { live.stop() }
+        try live.playTone()
+        let call = try live.server.startClient(role: "phone")
+        defer { try? call.stop() }
+        #expect(eventually { live.engine.status == .paused(.interrupted) })
+        // The user switches to the call app, then back to the game.
+        try live.engine.setApplicationState(.background)
+        try live.engine.setApplicationState(.foreground)
+        #expect(eventually { live.engine.status == .running }, "back in the foreground the game mixes with the call")
+        #expect(eventually { (try? live.ourStream())??.corked == false })
+        #expect(try call.sinkInput()?.muted == false, "the call is never muted")
+        // Back to the call: the game pauses again.
+        try live.engine.setApplicationState(.background)
+        #expect(eventually { live.engine.status.isRunning == false })
+        #expect(eventually { (try? live.ourStream())??.corked == true })
+    }
+
+    @Test func usbHeadphonesTakeTheRouteAndLeavingGivesOldDeviceUnavailable() throws {
+        let live = try LiveSession(SessionConfiguration(category: .playback))
+        defer { live.stop() }
+        try live.playTone()
+        #expect(eventually { (try? live.ourSink()) == "speaker" })
+        let mark = live.log.all.count
+        let headphones = try live.server.addOutput(name: "usbhp", properties: usbHeadphones)
+        let plugged = live.log.wait(from: mark) { if case .routeChange = $0 { true } else { false } }
+        guard case .routeChange(let change)? = plugged else {
+            Issue.record("no route change on plug: \(live.log.all)")
+            return
+        }
+        #expect(change.reason == .newDeviceAvailable)
+        #expect(change.previousRoute.outputs.first?.portType == .builtInSpeaker)
+        #expect(change.currentRoute.outputs.first?.portType == .usbAudio)
+        #expect(eventually { (try? live.ourSink()) == "usbhp" }, "our stream is not on the USB headphones")
+        #expect(live.engine.audioSession.currentRoute.outputs.first?.uid == "usbhp")
+        let mark2 = live.log.all.count
+        try headphones.remove()
+        let unplugged = live.log.wait(from: mark2) { if case .routeChange = $0 { true } else { false } }
+        guard case .routeChange(let back)? = unplugged else {
+            Issue.record("no route change on unplug: \(live.log.all)")
+            return
+        }
+        #expect(back.reason == .oldDeviceUnavailable)
+        #expect(back.currentRoute.outputs.first?.portType == .builtInSpeaker)
+        #expect(eventually { (try? live.ourSink()) == "speaker" })
+        #expect(live.engine.status == .running, "the engine keeps running; the game decides")
+        let recorder = try live.server.record()
+        defer { recorder.stop() }
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.1 } }.met, "audio is not back on the speaker")
+    }
+
+    @Test func qa1754ReceiverOverrideHeadphonesUnplugBackToTheReceiver() throws {
+        let live = try LiveSession(SessionConfiguration(category: .playAndRecord))
+        defer { live.stop() }
+        let receiver = try live.server.addOutput(name: "handset", properties: handset)
+        defer { try? receiver.remove() }
+        #expect(eventually { live.engine.audioSession.currentRoute.outputs.first?.portType == .builtInReceiver })
+        #expect(eventually { (try? live.ourSink()) == "handset" })
+        try live.engine.audioSession.overrideOutputAudioPort(.speaker)
+        #expect(live.engine.audioSession.currentRoute.outputs.first?.portType == .builtInSpeaker)
+        #expect(eventually { (try? live.ourSink()) == "speaker" })
+        let headphones = try live.server.addOutput(name: "usbhp", properties: usbHeadphones)
+        #expect(eventually { live.engine.audioSession.currentRoute.outputs.first?.uid == "usbhp" })
+        #expect(live.engine.audioSession.outputPortOverride == .none, "a route change ends the override")
+        try headphones.remove()
+        #expect(eventually { live.engine.audioSession.currentRoute.outputs.first?.portType == .builtInReceiver },
+                "after the unplug the route is the receiver again, not the speaker")
+        #expect(eventually { (try? live.ourSink()) == "handset" })
+    }
+
+    @Test func ambientWithAnotherAppsMusicReportsOtherAudioAndSilencesTheMusicBus() throws {
+        let live = try LiveSession(SessionConfiguration(category: .ambient))
+        defer { live.stop() }
+        let music = try live.server.startClient(role: "music")
+        defer { try? music.stop() }
+        let playing = live.log.wait { $0 == .otherAudioPlaying(true) }
+        #expect(playing != nil, "no otherAudioPlaying(true): \(live.log.all)")
+        #expect(live.engine.audioSession.isOtherAudioPlaying)
+        #expect(eventually { live.engine.isBackgroundMusicMuted }, "the background-music buses stay up")
+        #expect(live.engine.status == .running)
+        #expect(live.log.interruptions.isEmpty, "ambient mixes: no interruption")
+        #expect(try music.sinkInput()?.muted == false, "ambient never mutes other apps")
+        try music.stop()
+        #expect(live.log.wait { $0 == .otherAudioPlaying(false) } != nil)
+        #expect(eventually { !live.engine.isBackgroundMusicMuted })
+    }
+
+    @Test func soloAmbientMutesARunningMusicAppRestoresItAndIsInterruptedByMusicStartedLater() throws {
+        let server = try PrivateSoundServer()
+        let early = try server.startClient(role: "music")
+        defer { try? early.stop() }
+        #expect(try early.sinkInput()?.muted == false)
+        let live = try LiveSession(SessionConfiguration(category: .soloAmbient), server: server)
+        defer { live.stop() }
+        #expect(eventually { (try? early.sinkInput())??.muted == true }, "soloAmbient did not mute the music app")
+        let late = try server.startClient(role: "music")
+        defer { try? late.stop() }
+        let began = live.log.wait { if case .interruption(let i) = $0 { i.type == .began } else { false } }
+        #expect(began != nil, "music started later does not interrupt soloAmbient: \(live.log.all)")
+        try late.stop()
+        #expect(live.log.wait { if case .interruption(let i) = $0 { i.type == .ended } else { false } } != nil)
+        live.engine.terminate()
+        #expect(eventually { (try? early.sinkInput())??.muted == false }, "terminate did not give the music back")
+    }
+
+    @Test func duckOthersLowersAndRestoresTheOtherAppsExactVolume() throws {
+        let server = try PrivateSoundServer()
+        let music = try server.startClient(role: "music", volume: 0.7)
+        defer { try? music.stop() }
+        let before = try #require(try music.sinkInput()).volume
+        let live = try LiveSession(
+            SessionConfiguration(category: .playback, categoryOptions: [.mixWithOthers, .duckOthers]), server: server)
+        defer { live.stop() }
+        #expect(eventually { (try? music.sinkInput())??.volume.first.map { $0 < before[0] * 0.5 } == true },
+                "not ducked: \(String(describing: try? music.sinkInput()?.volume)) from \(before)")
+        try live.engine.audioSession.setActive(false)
+        #expect(eventually { (try? music.sinkInput())??.volume == before }, "not restored exactly")
+        #expect(try music.sinkInput()?.muted == false)
+    }
+
+    @Test func aServerKilledAndRestartedIsLostThenResetAndAudioComesBack() throws {
+        let live = try LiveSession(SessionConfiguration(category: .playback))
+        defer { live.stop() }
+        try live.playTone()
+        live.server.crash()
+        #expect(live.log.wait { $0 == .mediaServicesWereLost } != nil)
+        #expect(eventually { live.engine.status == .paused(.mediaServicesLost) })
+        // The game's calls keep working while the server is away.
+        let sound = try live.engine.loadSound(sine(amplitude: 0.1, seconds: 0.01), name: "blip")
+        for _ in 0..<300 {
+            let voice = try live.engine.play(sound)
+            try live.engine.stop(voice)
+        }
+        try live.server.restart()
+        #expect(live.log.wait(within: 15) { $0 == .mediaServicesWereReset } != nil, "\(live.log.all)")
+        #expect(eventually { live.engine.status == .running })
+        let recorder = try live.server.record()
+        defer { recorder.stop() }
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.1 } }.met, "audio is not back after the reset")
+    }
+
+    @Test func aMoveByTheUserIsAnOverrideTheEngineDoesNotFight() throws {
+        let live = try LiveSession(SessionConfiguration(category: .playback))
+        defer { live.stop() }
+        let other = try live.server.addOutput(name: "tv", properties: ["device.description": "TV", "device.form_factor": "tv"])
+        defer { try? other.remove() }
+        #expect(eventually { (try? live.ourSink()) == "tv" })
+        let stream = try #require(try live.ourStream())
+        let mark = live.log.all.count
+        try live.server.pactl("move-sink-input", "\(stream.index)", "speaker")
+        let moved = live.log.wait(from: mark) { if case .routeChange = $0 { true } else { false } }
+        guard case .routeChange(let change)? = moved else {
+            Issue.record("no route change after the user's move: \(live.log.all)")
+            return
+        }
+        #expect(change.reason == .override)
+        #expect(change.currentRoute.outputs.first?.uid == "speaker")
+        // Not fought: it stays where the user put it.
+        #expect(!eventually(within: 1) { (try? live.ourSink()) != "speaker" })
+    }
+
+    @Test func voiceChatOnADesktopPulseAudioReallyGetsEchoCancellationAndInput() throws {
+        let kind: PrivateSoundServer.Kind = PrivateSoundServer.kindUnderTest == .pipewire ? .pipewire : .pulseaudioDesktop
+        let server = try PrivateSoundServer(kind: kind)
+        let live = try LiveSession(
+            SessionConfiguration(category: .playAndRecord, categoryOptions: [.defaultToSpeaker], mode: .voiceChat),
+            server: server)
+        defer { live.stop() }
+        // Input arrives from the routed microphone, whatever the server.
+        #expect(eventually {
+            var buffer = [Float](repeating: 0, count: 4800)
+            return buffer.withUnsafeMutableBufferPointer { live.engine.readInput(into: $0) } > 0
+        }, "no captured input")
+        #expect(live.engine.audioSession.currentRoute.inputs.first?.uid == "mic")
+        guard kind == .pulseaudioDesktop else {
+            // pipewire-pulse ignores filter.want: say so rather than pretend.
+            #expect(!live.engine.audioSession.isEchoCancellationAvailable)
+            return
+        }
+        #expect(live.engine.audioSession.isEchoCancellationAvailable)
+        #expect(eventually { (try? server.modules())?.contains { $0.name == "module-echo-cancel" } == true },
+                "module-echo-cancel was not loaded")
+        #expect(eventually { (try? live.ourSink()) == "speaker.echo-cancel" })
+        // The route is still the master device, and the filter's move is no override.
+        #expect(live.engine.audioSession.currentRoute.outputs.first?.uid == "speaker")
+        #expect(!live.log.routeChanges.contains { $0.reason == .override })
+    }
+}
