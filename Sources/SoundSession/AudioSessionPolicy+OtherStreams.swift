@@ -54,6 +54,10 @@ extension AudioSessionPolicy {
         return nil
     }
 
+    /// Whether another client's call stream plays: `module-role-cork` corks
+    /// us only while one does.
+    var isCallPlaying: Bool { others.values.contains { $0.isCall && $0.isRunning } }
+
     /// Whether other apps' music, video or calls play audibly now; a stream
     /// we muted counts as silent before the server confirms it.
     var otherAudioIsPlaying: Bool {

@@ -46,6 +46,8 @@ extension AudioSessionPolicy {
         case .uncorkRequested:
             guard isConnected else { return }
             corkRequests = max(0, corkRequests - 1)
+        case .ownStreamReplaced:
+            corkRequests = 0
         }
     }
 
