@@ -54,21 +54,27 @@ extension AudioSessionPolicy {
         return .running
     }
 
-    /// One began per interruption however many sources overlap; ended when the
-    /// last source goes. A beginning interruption ends the speaker override.
+    /// One began per interruption however many sources overlap; ended (with
+    /// shouldResume) when the last source goes. A beginning interruption ends
+    /// the speaker override. When the game deactivates the session or the
+    /// server is lost, the interruption is simply over: iOS sends no ended
+    /// then, and a game that reactivates on every ended would otherwise call
+    /// in during the outage.
     private mutating func reconcileInterruption(_ pass: inout HandlingPass, into outputs: inout [SessionOutput]) {
         let source = currentInterruptionSource
         switch (interruptionSource, source) {
         case (nil, let source?):
             interruptionSource = source
-            outputs.append(.notification(.interruption(.began(source))))
+            outputs.append(.notification(.interruption(.began(source, reason: source.reason))))
             if portOverride != .none {
                 portOverride = .none
                 pass.overridden = true
             }
         case (_?, nil):
             interruptionSource = nil
-            outputs.append(.notification(.interruption(.ended(shouldResume: pass.endsWithResume))))
+            if !pass.interruptionVoided {
+                outputs.append(.notification(.interruption(.ended(shouldResume: true))))
+            }
         default:
             break
         }

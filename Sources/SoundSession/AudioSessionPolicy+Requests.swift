@@ -64,7 +64,7 @@ extension AudioSessionPolicy {
             if isInForeground { takeOver(&pass) }
         } else {
             isActive = false
-            pass.endsWithResume = false
+            pass.interruptionVoided = true
         }
     }
 

@@ -81,7 +81,7 @@ extension AudioSessionPolicy {
         connection = .lost
         pass.lost = true
         pass.routeNotificationSuppressed = true
-        pass.endsWithResume = false
+        pass.interruptionVoided = true
         registry.removeAll()
         others = [:]
         corkRequests = 0

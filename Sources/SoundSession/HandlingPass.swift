@@ -18,8 +18,10 @@ struct HandlingPass {
     var takeOver = false
     /// Streams we muted that now win and must be unmuted.
     var unmute: Set<StreamID> = []
-    /// Whether an interruption ending now lets the session resume.
-    var endsWithResume = true
+    /// The session stopped by itself (the game deactivated it, the server
+    /// was lost): an interruption in progress is over without an `ended`,
+    /// as on iOS.
+    var interruptionVoided = false
     var lost = false
     var reset = false
 }

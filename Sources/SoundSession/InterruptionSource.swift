@@ -10,4 +10,8 @@ public enum InterruptionSource: String, Hashable, Sendable, Codable, CaseIterabl
     /// While our category is non-mixable, another client's music or video
     /// stream started later and won.
     case otherMedia
+
+    /// The reason a began from this source carries: ``InterruptionReason/default``
+    /// (another session took the audio).
+    public var reason: InterruptionReason { .default }
 }

@@ -186,6 +186,8 @@ struct RandomRun {
             return
         }
         transcript += outputs
+        // Deactivation and a lost server end an interruption without an ended (iOS sends none).
+        if !policy.isActive || !policy.isConnected { interrupted = false }
         var reports: [SystemEvent] = []
         let categoryChanged = before.configuration.category != policy.configuration.category
         check(outputs, after: input, categoryChanged: categoryChanged, reports: &reports)
