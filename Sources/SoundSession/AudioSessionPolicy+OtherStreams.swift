@@ -73,7 +73,7 @@ extension AudioSessionPolicy {
     /// The streams duckOthers lowers now: every music or video stream while
     /// the session is active, ducking, not interrupted and not stopped in the background.
     var streamsToDuck: Set<StreamID> {
-        guard isConnected && isActive && configuration.ducksOthers && !isInterrupted && !isStoppedInBackground else {
+        guard isConnected && isActive && configurationInEffect.ducksOthers && !isInterrupted && !isStoppedInBackground else {
             return []
         }
         return Set(others.values.filter(\.isMedia).map(\.id))

@@ -27,7 +27,7 @@ extension AudioSessionPolicy {
         // The background-music buses follow other apps' audio only while we mix
         // with it; while the server is away nothing is known, so nothing changes.
         let backgroundMusicMuted =
-            isConnected ? configuration.isMixable && otherAudioIsPlaying : isBackgroundMusicMuted
+            isConnected ? configurationInEffect.isMixable && otherAudioIsPlaying : isBackgroundMusicMuted
         if backgroundMusicMuted != isBackgroundMusicMuted {
             outputs.append(.action(.fadeBackgroundMusicBuses(muted: backgroundMusicMuted)))
         }
@@ -86,7 +86,7 @@ extension AudioSessionPolicy {
     ) {
         let captureOpen = isActive && route.input != nil
         if applied.captureOpen && !captureOpen { outputs.append(.action(.closeCaptureStream)) }
-        let properties = configuration.streamProperties
+        let properties = configurationInEffect.streamProperties
         if applied.streamProperties != properties { outputs.append(.action(.setStreamProperties(properties))) }
         if applied.output != route.output?.id { outputs.append(.action(.selectOutput(route.output?.id))) }
         if applied.input != route.input?.id { outputs.append(.action(.selectInput(route.input?.id))) }

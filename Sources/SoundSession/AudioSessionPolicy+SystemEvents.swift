@@ -11,13 +11,13 @@ extension AudioSessionPolicy {
             changeEndpoints(appeared: appeared, disappeared: disappeared, &pass)
         case .defaultOutputChanged(let id):
             // A default the category cannot use (the receiver in playback) is ignored.
-            guard isConnected, id.direction == .output, let endpoint = registry[id], configuration.permits(endpoint)
+            guard isConnected, id.direction == .output, let endpoint = registry[id], configurationInEffect.permits(endpoint)
             else { return }
             userOutput = UserChoice(id: id, forced: false)
             portOverride = .none
             pass.overridden = true
         case .defaultInputChanged(let id):
-            guard isConnected, id.direction == .input, let endpoint = registry[id], configuration.permits(endpoint)
+            guard isConnected, id.direction == .input, let endpoint = registry[id], configurationInEffect.permits(endpoint)
             else { return }
             userInput = UserChoice(id: id, forced: false)
             pass.overridden = true
@@ -102,7 +102,7 @@ extension AudioSessionPolicy {
     ) {
         // The routes with and without the temporary override, to tell a route
         // change from a device that changes nothing.
-        let routesBefore = portOverride == .none ? nil : routesWithAndWithoutOverride
+        let routesBefore = routedOverride == .none ? nil : routesWithAndWithoutOverride
         for id in disappeared where registry.remove(id) != nil {
             pass.disappeared.insert(id)
         }
@@ -110,8 +110,8 @@ extension AudioSessionPolicy {
             if registry.insert(endpoint) {
                 pass.appeared.insert(endpoint.id)
                 // Last in wins over an earlier choice of the user.
-                if endpoint.direction == .output && configuration.permits(endpoint) { userOutput = nil }
-                if endpoint.direction == .input && configuration.permits(endpoint) { userInput = nil }
+                if endpoint.direction == .output && configurationInEffect.permits(endpoint) { userOutput = nil }
+                if endpoint.direction == .input && configurationInEffect.permits(endpoint) { userInput = nil }
             } else {
                 pass.reconfigured.insert(endpoint.id)
             }
@@ -126,9 +126,9 @@ extension AudioSessionPolicy {
     /// The endpoints of the route as overridden and of the route the rules
     /// would choose without the override: output, input, multiRoute's others.
     private var routesWithAndWithoutOverride: [[EndpointID?]] {
-        [portOverride, .none].map { override in
+        [routedOverride, .none].map { override in
             var policy = self
-            policy.portOverride = override
+            policy.routedOverride = override
             let route = policy.plannedRoute()
             return [route.output?.id, route.input?.id] + route.extraOutputs.map(\.id)
         }

@@ -189,7 +189,7 @@ struct RandomRun {
         // Deactivation and a lost server end an interruption without an ended (iOS sends none).
         if !policy.isActive || !policy.isConnected { interrupted = false }
         var reports: [SystemEvent] = []
-        let categoryChanged = before.configuration.category != policy.configuration.category
+        let categoryChanged = before.configurationInEffect.category != policy.configurationInEffect.category
         check(outputs, after: input, categoryChanged: categoryChanged, reports: &reports)
         // The engine reports what our actions did before anything else happens.
         for report in reports {
@@ -215,7 +215,7 @@ struct RandomRun {
             for endpoint in appeared where server.endpoints[endpoint.id] == nil {
                 server.endpoints[endpoint.id] = endpoint
                 // The next device in wins over the user's move, if the options allow it.
-                guard server.connected, Self.fits(endpoint, policy.configuration) else { continue }
+                guard server.connected, Self.fits(endpoint, policy.configurationInEffect) else { continue }
                 if endpoint.direction == .output { server.userMove = nil } else { server.userMoveInput = nil }
             }
             if let move = server.userMove, server.endpoints[move] == nil { server.userMove = nil }
@@ -308,8 +308,11 @@ struct RandomRun {
         verify(policy.currentRoute == route, "\(context): route \(policy.currentRoute), last notified \(route)")
         verify(policy.mutedStreams == server.mutedByPolicy, "\(context): mutes \(policy.mutedStreams.sorted()) but the server has \(server.mutedByPolicy.sorted())")
         verify(policy.duckedStreams == server.duckedByPolicy, "\(context): ducks \(policy.duckedStreams.sorted()) but the server has \(server.duckedByPolicy.sorted())")
-        let configuration = policy.configuration
-        if policy.portOverride == .speaker { verify(configuration.category == .playAndRecord, "\(context)") }
+        // The route and the mixing rules follow the configuration in effect
+        // (a change made while inactive waits for the next activation).
+        let configuration = policy.configurationInEffect
+        if policy.isActive { verify(policy.configuration == configuration, "\(context): active with a pending configuration") }
+        if policy.portOverride == .speaker { verify(policy.configuration.category == .playAndRecord, "\(context)") }
         if case .running = policy.engineState {
             verify(policy.isConnected && policy.isActive && !policy.isInterrupted && policy.gameSuspension == nil,
                 "\(context): running while connected \(policy.isConnected), active \(policy.isActive), interrupted \(policy.isInterrupted), suspended \(String(describing: policy.gameSuspension))")
