@@ -153,7 +153,10 @@ extension AudioSessionPolicy {
         let now = Set(route.description.outputs.map(\.endpoint) + route.description.inputs.map(\.endpoint))
         let before = Set(previous.outputs.map(\.endpoint) + previous.inputs.map(\.endpoint))
         if !isSuitable(route) { return .noSuitableRouteForCategory }
-        if pass.categoryChanged || pass.configurationChanged { return .categoryChange }
+        // A Bluetooth profile switch is the call's session changing the shared
+        // route, as seed 002 scenario 1 describes it ("the session category
+        // changed"); the headset is still there, so not oldDeviceUnavailable.
+        if pass.categoryChanged || pass.configurationChanged || pass.profileSwitched { return .categoryChange }
         if pass.overridden { return .override }
         if !now.isDisjoint(with: pass.appeared) { return .newDeviceAvailable }
         if !before.isDisjoint(with: pass.disappeared) { return .oldDeviceUnavailable }

@@ -103,8 +103,20 @@ extension AudioSessionPolicy {
         // The routes with and without the temporary override, to tell a route
         // change from a device that changes nothing.
         let routesBefore = routedOverride == .none ? nil : routesWithAndWithoutOverride
-        for id in disappeared where registry.remove(id) != nil {
+        var profilesGone: [String: Set<PortType>] = [:]
+        for id in disappeared {
+            guard let endpoint = registry.remove(id) else { continue }
             pass.disappeared.insert(id)
+            if endpoint.portType.isBluetooth, let accessory = endpoint.accessory {
+                profilesGone[accessory, default: []].insert(endpoint.portType)
+            }
+        }
+        // One headset leaving one Bluetooth profile for another in the same
+        // fact (module-bluetooth-policy switching to hands-free for a call).
+        pass.profileSwitched = appeared.contains { endpoint in
+            guard endpoint.portType.isBluetooth, let accessory = endpoint.accessory, let gone = profilesGone[accessory]
+            else { return false }
+            return !gone.contains(endpoint.portType)
         }
         for endpoint in appeared {
             if registry.insert(endpoint) {

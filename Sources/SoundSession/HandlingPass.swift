@@ -10,6 +10,9 @@ struct HandlingPass {
     var overridden = false
     var appeared: Set<EndpointID> = []
     var disappeared: Set<EndpointID> = []
+    /// A Bluetooth accessory changed profile (A2DP ↔ hands-free) in this fact:
+    /// the same headset, another endpoint.
+    var profileSwitched = false
     /// Known endpoints re-reported with other details.
     var reconfigured: Set<EndpointID> = []
     /// Connected or lost: the route is re-read, not notified.
