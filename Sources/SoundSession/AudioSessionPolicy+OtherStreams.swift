@@ -51,7 +51,23 @@ extension AudioSessionPolicy {
             return .phoneCall
         }
         if !winningMedia.isEmpty { return .otherMedia }
+        if isMicrophoneMuteInterrupting { return .microphoneMuted }
         return nil
+    }
+
+    /// Whether a muted input interrupts the session (iOS's builtInMicMuted):
+    /// the category records, the option that overrides it is not set, and the
+    /// input the route uses is muted. The input is the one without the speaker
+    /// override, which the interruption would clear anyway: otherwise the
+    /// interruption could end the moment it began.
+    private var isMicrophoneMuteInterrupting: Bool {
+        guard !mutedInputs.isEmpty, configurationInEffect.category.hasInput,
+            !configurationInEffect.effectiveOptions.contains(.overrideMutedMicrophoneInterruption)
+        else { return false }
+        var unoverridden = self
+        unoverridden.routedOverride = .none
+        guard let input = unoverridden.plannedRoute().input else { return false }
+        return mutedInputs.contains(input.id)
     }
 
     /// Whether another client's call stream plays: `module-role-cork` corks

@@ -48,6 +48,9 @@ extension AudioSessionPolicy {
             corkRequests = max(0, corkRequests - 1)
         case .ownStreamReplaced:
             corkRequests = 0
+        case .inputMuteChanged(let id, let muted):
+            guard isConnected, id.direction == .input, registry[id] != nil else { return }
+            if muted { mutedInputs.insert(id) } else { mutedInputs.remove(id) }
         }
     }
 
@@ -57,6 +60,7 @@ extension AudioSessionPolicy {
         connection = .connected
         ownClient = snapshot.ownClient
         registry.removeAll()
+        mutedInputs = []
         for endpoint in snapshot.endpoints { registry.insert(endpoint) }
         // The server's defaults count as the most recently connected devices.
         for id in [snapshot.defaultOutput, snapshot.defaultInput].compactMap(\.self) { registry.promote(id) }
@@ -83,6 +87,7 @@ extension AudioSessionPolicy {
         pass.routeNotificationSuppressed = true
         pass.interruptionVoided = true
         registry.removeAll()
+        mutedInputs = []
         others = [:]
         corkRequests = 0
         // Every server-side object is gone: nothing of ours is left to undo.
@@ -107,6 +112,7 @@ extension AudioSessionPolicy {
         for id in disappeared {
             guard let endpoint = registry.remove(id) else { continue }
             pass.disappeared.insert(id)
+            mutedInputs.remove(id)
             if endpoint.portType.isBluetooth, let accessory = endpoint.accessory {
                 profilesGone[accessory, default: []].insert(endpoint.portType)
             }

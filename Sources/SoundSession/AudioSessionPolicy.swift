@@ -66,6 +66,8 @@ public struct AudioSessionPolicy: Hashable, Sendable {
     var others: [StreamID: OtherStream] = [:]
     /// Pending `request-cork`s from the server.
     var corkRequests = 0
+    /// The inputs (sources) the server reports muted.
+    public internal(set) var mutedInputs: Set<EndpointID> = []
 
     // MARK: Interruption bookkeeping
 
@@ -195,6 +197,11 @@ extension AudioSessionPolicy {
     public var availableOutputs: [PortDescription] {
         registry.newestFirst(.output, where: configuration.permits).map(\.portDescription)
     }
+
+    /// Whether the input of the current route is muted: with
+    /// ``CategoryOptions/overrideMutedMicrophoneInterruption`` the session
+    /// goes on and the microphone delivers silence.
+    public var isInputMuted: Bool { currentRoute.inputs.contains { mutedInputs.contains($0.endpoint) } }
 
     /// Whether any input device is present (`isInputAvailable`).
     public var isInputAvailable: Bool { registry.newest(.input, where: { _ in true }) != nil }

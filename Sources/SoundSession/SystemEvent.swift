@@ -35,6 +35,10 @@ public enum SystemEvent: Hashable, Sendable {
     /// The server never sends the matching uncork to a stream that is gone;
     /// if the cause still holds it sends the new stream a new cork request.
     case ownStreamReplaced
+    /// A source was muted or unmuted (a laptop's mic-mute key mutes the
+    /// PulseAudio source; `pa_source_info.mute`). After ``connected(_:)`` the
+    /// backend reports each source that is already muted.
+    case inputMuteChanged(EndpointID, muted: Bool)
 
     /// One endpoint appeared.
     public static func endpointAppeared(_ endpoint: AudioEndpoint) -> SystemEvent {

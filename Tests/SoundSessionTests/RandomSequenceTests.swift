@@ -36,9 +36,9 @@ import Testing
 /// One random run: the policy, a simulated server, and what the checks track.
 struct RandomRun {
     struct Counts: CustomStringConvertible {
-        var began = 0, routeChanges = 0, mutes = 0, ducks = 0, refused = 0, resets = 0
+        var began = 0, micMuted = 0, routeChanges = 0, mutes = 0, ducks = 0, refused = 0, resets = 0
         var description: String {
-            "began \(began), routeChanges \(routeChanges), mutes \(mutes), ducks \(ducks), refused \(refused), resets \(resets)"
+            "began \(began) (mic muted \(micMuted)), routeChanges \(routeChanges), mutes \(mutes), ducks \(ducks), refused \(refused), resets \(resets)"
         }
     }
 
@@ -86,6 +86,7 @@ struct RandomRun {
         case 45..<50: return .system(Bool.random(using: &rng) ? .corkRequested : .uncorkRequested)
         case 50..<52: return .system(serverChange())
         case 52..<60: return .lifecycle(randomLifecycle())
+        case 97..<100: return .system(inputMute())
         default: return .request(randomRequest())
         }
     }
@@ -100,6 +101,16 @@ struct RandomRun {
         let appeared = absent.filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }.shuffled(using: &rng)
         let disappeared = present.filter { _ in Int.random(in: 0..<4, using: &rng) == 0 }.map(\.id)
         return .endpointsChanged(appeared: appeared, disappeared: disappeared)
+    }
+
+    /// The mic-mute key: the input in use or another present one, muted or unmuted.
+    private mutating func inputMute() -> SystemEvent {
+        let inputs = server.endpoints.values.filter { $0.direction == .input }.map(\.id).sorted()
+        let inUse = policy.currentRoute.inputs.first?.endpoint
+        guard let input = Bool.random(using: &rng) ? inUse ?? inputs.first : inputs.randomElement(using: &rng) else {
+            return .uncorkRequested
+        }
+        return .inputMuteChanged(input, muted: .random(using: &rng))
     }
 
     private mutating func userMove() -> SystemEvent {
@@ -250,6 +261,7 @@ struct RandomRun {
                 if interruption.type == .began {
                     verify(!interrupted, "\(context): began while interrupted")
                     counts.began += 1
+                    if interruption.source == .microphoneMuted { counts.micMuted += 1 }
                 } else {
                     verify(interrupted, "\(context): ended without began")
                 }
