@@ -10,6 +10,9 @@ extension AudioSessionPolicy {
         case .appEnteredForeground:
             guard !isInForeground else { return }
             isInForeground = true
+            // An interruption whose ended never came: a cork request is
+            // stale when no call that could hold it plays any more.
+            if !isCallPlaying { corkRequests = 0 }
             if isActive && isConnected { takeOver(&pass) }
         case .gameSuspended(let renderAnyway):
             gameSuspension = renderAnyway

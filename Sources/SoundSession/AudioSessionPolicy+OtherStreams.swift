@@ -51,8 +51,28 @@ extension AudioSessionPolicy {
             return .phoneCall
         }
         if !winningMedia.isEmpty { return .otherMedia }
+        if isMicrophoneMuteInterrupting { return .microphoneMuted }
         return nil
     }
+
+    /// Whether a muted input interrupts the session (iOS's builtInMicMuted):
+    /// the category records, the option that overrides it is not set, and the
+    /// input the route uses is muted. The input is the one without the speaker
+    /// override, which the interruption would clear anyway: otherwise the
+    /// interruption could end the moment it began.
+    private var isMicrophoneMuteInterrupting: Bool {
+        guard !mutedInputs.isEmpty, configurationInEffect.category.hasInput,
+            !configurationInEffect.effectiveOptions.contains(.overrideMutedMicrophoneInterruption)
+        else { return false }
+        var unoverridden = self
+        unoverridden.routedOverride = .none
+        guard let input = unoverridden.plannedRoute().input else { return false }
+        return mutedInputs.contains(input.id)
+    }
+
+    /// Whether another client's call stream plays: `module-role-cork` corks
+    /// us only while one does.
+    var isCallPlaying: Bool { others.values.contains { $0.isCall && $0.isRunning } }
 
     /// Whether other apps' music, video or calls play audibly now; a stream
     /// we muted counts as silent before the server confirms it.
@@ -69,7 +89,7 @@ extension AudioSessionPolicy {
     /// The streams duckOthers lowers now: every music or video stream while
     /// the session is active, ducking, not interrupted and not stopped in the background.
     var streamsToDuck: Set<StreamID> {
-        guard isConnected && isActive && configuration.ducksOthers && !isInterrupted && !isStoppedInBackground else {
+        guard isConnected && isActive && configurationInEffect.ducksOthers && !isInterrupted && !isStoppedInBackground else {
             return []
         }
         return Set(others.values.filter(\.isMedia).map(\.id))

@@ -27,7 +27,7 @@ extension AudioSessionPolicy {
         // The background-music buses follow other apps' audio only while we mix
         // with it; while the server is away nothing is known, so nothing changes.
         let backgroundMusicMuted =
-            isConnected ? configuration.isMixable && otherAudioIsPlaying : isBackgroundMusicMuted
+            isConnected ? configurationInEffect.isMixable && otherAudioIsPlaying : isBackgroundMusicMuted
         if backgroundMusicMuted != isBackgroundMusicMuted {
             outputs.append(.action(.fadeBackgroundMusicBuses(muted: backgroundMusicMuted)))
         }
@@ -54,21 +54,27 @@ extension AudioSessionPolicy {
         return .running
     }
 
-    /// One began per interruption however many sources overlap; ended when the
-    /// last source goes. A beginning interruption ends the speaker override.
+    /// One began per interruption however many sources overlap; ended (with
+    /// shouldResume) when the last source goes. A beginning interruption ends
+    /// the speaker override. When the game deactivates the session or the
+    /// server is lost, the interruption is simply over: iOS sends no ended
+    /// then, and a game that reactivates on every ended would otherwise call
+    /// in during the outage.
     private mutating func reconcileInterruption(_ pass: inout HandlingPass, into outputs: inout [SessionOutput]) {
         let source = currentInterruptionSource
         switch (interruptionSource, source) {
         case (nil, let source?):
             interruptionSource = source
-            outputs.append(.notification(.interruption(.began(source))))
+            outputs.append(.notification(.interruption(.began(source, reason: source.reason))))
             if portOverride != .none {
                 portOverride = .none
                 pass.overridden = true
             }
         case (_?, nil):
             interruptionSource = nil
-            outputs.append(.notification(.interruption(.ended(shouldResume: pass.endsWithResume))))
+            if !pass.interruptionVoided {
+                outputs.append(.notification(.interruption(.ended(shouldResume: true))))
+            }
         default:
             break
         }
@@ -80,7 +86,7 @@ extension AudioSessionPolicy {
     ) {
         let captureOpen = isActive && route.input != nil
         if applied.captureOpen && !captureOpen { outputs.append(.action(.closeCaptureStream)) }
-        let properties = configuration.streamProperties
+        let properties = configurationInEffect.streamProperties
         if applied.streamProperties != properties { outputs.append(.action(.setStreamProperties(properties))) }
         if applied.output != route.output?.id { outputs.append(.action(.selectOutput(route.output?.id))) }
         if applied.input != route.input?.id { outputs.append(.action(.selectInput(route.input?.id))) }
@@ -147,7 +153,10 @@ extension AudioSessionPolicy {
         let now = Set(route.description.outputs.map(\.endpoint) + route.description.inputs.map(\.endpoint))
         let before = Set(previous.outputs.map(\.endpoint) + previous.inputs.map(\.endpoint))
         if !isSuitable(route) { return .noSuitableRouteForCategory }
-        if pass.categoryChanged || pass.configurationChanged { return .categoryChange }
+        // A Bluetooth profile switch is the call's session changing the shared
+        // route, as seed 002 scenario 1 describes it ("the session category
+        // changed"); the headset is still there, so not oldDeviceUnavailable.
+        if pass.categoryChanged || pass.configurationChanged || pass.profileSwitched { return .categoryChange }
         if pass.overridden { return .override }
         if !now.isDisjoint(with: pass.appeared) { return .newDeviceAvailable }
         if !before.isDisjoint(with: pass.disappeared) { return .oldDeviceUnavailable }

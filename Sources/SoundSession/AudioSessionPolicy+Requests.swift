@@ -37,14 +37,29 @@ extension AudioSessionPolicy {
         }
     }
 
-    /// Takes a validated configuration. A new category drops the port override.
+    /// Takes a validated configuration. A new category drops the port
+    /// override. While the session is inactive the change is stored and takes
+    /// effect at the next activation (Apple): no stream or route action, no
+    /// route change until then.
     private mutating func adopt(_ proposed: SessionConfiguration, _ pass: inout HandlingPass) {
         if proposed.category != configuration.category {
-            pass.categoryChanged = true
+            let routed = routedOverride
             portOverride = .none
+            if !isActive { routedOverride = routed }
         }
-        pass.configurationChanged = true
         configuration = proposed
+        if isActive { putConfigurationInEffect(&pass, called: true) }
+    }
+
+    /// Makes the configuration the game set the one in effect. `called`: a
+    /// configuration call was made now (reason categoryChange even when only
+    /// the route moves).
+    private mutating func putConfigurationInEffect(_ pass: inout HandlingPass, called: Bool) {
+        if configuration.category != configurationInEffect.category { pass.categoryChanged = true }
+        if called || configuration != configurationInEffect { pass.configurationChanged = true }
+        if routedOverride != portOverride { pass.overridden = true }
+        configurationInEffect = configuration
+        routedOverride = portOverride
     }
 
     private mutating func setActive(
@@ -61,10 +76,11 @@ extension AudioSessionPolicy {
                         + "background; add mixWithOthers or activate in the foreground")
             }
             isActive = true
+            putConfigurationInEffect(&pass, called: false)
             if isInForeground { takeOver(&pass) }
         } else {
             isActive = false
-            pass.endsWithResume = false
+            pass.interruptionVoided = true
         }
     }
 

@@ -34,15 +34,15 @@ extension AudioSessionPolicy {
     func plannedRoute() -> PlannedRoute {
         guard isConnected else { return PlannedRoute() }
         var route = PlannedRoute()
-        if configuration.category.hasOutput {
+        if configurationInEffect.category.hasOutput {
             route.output = plannedOutput()
-            if configuration.category == .multiRoute, let primary = route.output, !primary.portType.isBuiltIn {
+            if configurationInEffect.category == .multiRoute, let primary = route.output, !primary.portType.isBuiltIn {
                 route.extraOutputs = registry.newestFirst(.output) {
-                    $0.id != primary.id && !$0.portType.isBuiltIn && configuration.permits($0)
+                    $0.id != primary.id && !$0.portType.isBuiltIn && configurationInEffect.permits($0)
                 }
             }
         }
-        if configuration.category.hasInput {
+        if configurationInEffect.category.hasInput {
             route.input = plannedInput(output: route.output)
         }
         return route
@@ -51,15 +51,21 @@ extension AudioSessionPolicy {
     /// Whether the route gives the category what it needs: an output for
     /// categories that play, an input for record.
     func isSuitable(_ route: PlannedRoute) -> Bool {
-        let category = configuration.category
+        let category = configurationInEffect.category
         if category.hasOutput && route.output == nil { return false }
         if category == .record && route.input == nil { return false }
         return true
     }
 
+    /// Whether the speaker override holds for the route: set, and the
+    /// category in effect is playAndRecord.
+    private var overridesToSpeaker: Bool {
+        routedOverride == .speaker && configurationInEffect.category == .playAndRecord
+    }
+
     private func plannedOutput() -> AudioEndpoint? {
-        let allowed = configuration.permits as (AudioEndpoint) -> Bool
-        if portOverride == .speaker, let speaker = registry.newest(.output, where: { $0.portType == .builtInSpeaker }) {
+        let allowed = configurationInEffect.permits as (AudioEndpoint) -> Bool
+        if overridesToSpeaker, let speaker = registry.newest(.output, where: { $0.portType == .builtInSpeaker }) {
             return speaker
         }
         if let choice = userOutput, let chosen = registry[choice.id], choice.forced || allowed(chosen) {
@@ -74,7 +80,7 @@ extension AudioSessionPolicy {
             return hfpPartner(of: accessory, direction: .output) ?? accessory
         }
         let wantsReceiver =
-            configuration.category == .playAndRecord && !configuration.effectiveOptions.contains(.defaultToSpeaker)
+            configurationInEffect.category == .playAndRecord && !configurationInEffect.effectiveOptions.contains(.defaultToSpeaker)
         if wantsReceiver, let receiver = registry.newest(.output, where: { $0.portType == .builtInReceiver }) {
             return receiver
         }
@@ -85,9 +91,9 @@ extension AudioSessionPolicy {
     }
 
     private func plannedInput(output: AudioEndpoint?) -> AudioEndpoint? {
-        let allowed = configuration.permits as (AudioEndpoint) -> Bool
+        let allowed = configurationInEffect.permits as (AudioEndpoint) -> Bool
         let builtInMic = registry.newest(.input) { $0.portType == .builtInMic && allowed($0) }
-        if portOverride == .speaker, let builtInMic { return builtInMic }
+        if overridesToSpeaker, let builtInMic { return builtInMic }
         if let choice = userInput, choice.forced, let moved = registry[choice.id] { return moved }
         if let id = preferredInput, let preferred = registry[id], allowed(preferred) { return preferred }
         if let choice = userInput, let chosen = registry[choice.id], allowed(chosen) { return chosen }
@@ -102,7 +108,7 @@ extension AudioSessionPolicy {
     private func hfpPartner(of endpoint: AudioEndpoint, direction: EndpointDirection) -> AudioEndpoint? {
         guard let accessory = endpoint.accessory else { return nil }
         return registry.newest(direction) {
-            $0.accessory == accessory && $0.portType == .bluetoothHFP && configuration.permits($0)
+            $0.accessory == accessory && $0.portType == .bluetoothHFP && configurationInEffect.permits($0)
         }
     }
 }

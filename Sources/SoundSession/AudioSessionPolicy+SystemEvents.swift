@@ -11,13 +11,13 @@ extension AudioSessionPolicy {
             changeEndpoints(appeared: appeared, disappeared: disappeared, &pass)
         case .defaultOutputChanged(let id):
             // A default the category cannot use (the receiver in playback) is ignored.
-            guard isConnected, id.direction == .output, let endpoint = registry[id], configuration.permits(endpoint)
+            guard isConnected, id.direction == .output, let endpoint = registry[id], configurationInEffect.permits(endpoint)
             else { return }
             userOutput = UserChoice(id: id, forced: false)
             portOverride = .none
             pass.overridden = true
         case .defaultInputChanged(let id):
-            guard isConnected, id.direction == .input, let endpoint = registry[id], configuration.permits(endpoint)
+            guard isConnected, id.direction == .input, let endpoint = registry[id], configurationInEffect.permits(endpoint)
             else { return }
             userInput = UserChoice(id: id, forced: false)
             pass.overridden = true
@@ -46,6 +46,11 @@ extension AudioSessionPolicy {
         case .uncorkRequested:
             guard isConnected else { return }
             corkRequests = max(0, corkRequests - 1)
+        case .ownStreamReplaced:
+            corkRequests = 0
+        case .inputMuteChanged(let id, let muted):
+            guard isConnected, id.direction == .input, registry[id] != nil else { return }
+            if muted { mutedInputs.insert(id) } else { mutedInputs.remove(id) }
         }
     }
 
@@ -55,6 +60,7 @@ extension AudioSessionPolicy {
         connection = .connected
         ownClient = snapshot.ownClient
         registry.removeAll()
+        mutedInputs = []
         for endpoint in snapshot.endpoints { registry.insert(endpoint) }
         // The server's defaults count as the most recently connected devices.
         for id in [snapshot.defaultOutput, snapshot.defaultInput].compactMap(\.self) { registry.promote(id) }
@@ -79,8 +85,9 @@ extension AudioSessionPolicy {
         connection = .lost
         pass.lost = true
         pass.routeNotificationSuppressed = true
-        pass.endsWithResume = false
+        pass.interruptionVoided = true
         registry.removeAll()
+        mutedInputs = []
         others = [:]
         corkRequests = 0
         // Every server-side object is gone: nothing of ours is left to undo.
@@ -100,16 +107,29 @@ extension AudioSessionPolicy {
     ) {
         // The routes with and without the temporary override, to tell a route
         // change from a device that changes nothing.
-        let routesBefore = portOverride == .none ? nil : routesWithAndWithoutOverride
-        for id in disappeared where registry.remove(id) != nil {
+        let routesBefore = routedOverride == .none ? nil : routesWithAndWithoutOverride
+        var profilesGone: [String: Set<PortType>] = [:]
+        for id in disappeared {
+            guard let endpoint = registry.remove(id) else { continue }
             pass.disappeared.insert(id)
+            mutedInputs.remove(id)
+            if endpoint.portType.isBluetooth, let accessory = endpoint.accessory {
+                profilesGone[accessory, default: []].insert(endpoint.portType)
+            }
+        }
+        // One headset leaving one Bluetooth profile for another in the same
+        // fact (module-bluetooth-policy switching to hands-free for a call).
+        pass.profileSwitched = appeared.contains { endpoint in
+            guard endpoint.portType.isBluetooth, let accessory = endpoint.accessory, let gone = profilesGone[accessory]
+            else { return false }
+            return !gone.contains(endpoint.portType)
         }
         for endpoint in appeared {
             if registry.insert(endpoint) {
                 pass.appeared.insert(endpoint.id)
                 // Last in wins over an earlier choice of the user.
-                if endpoint.direction == .output && configuration.permits(endpoint) { userOutput = nil }
-                if endpoint.direction == .input && configuration.permits(endpoint) { userInput = nil }
+                if endpoint.direction == .output && configurationInEffect.permits(endpoint) { userOutput = nil }
+                if endpoint.direction == .input && configurationInEffect.permits(endpoint) { userInput = nil }
             } else {
                 pass.reconfigured.insert(endpoint.id)
             }
@@ -124,9 +144,9 @@ extension AudioSessionPolicy {
     /// The endpoints of the route as overridden and of the route the rules
     /// would choose without the override: output, input, multiRoute's others.
     private var routesWithAndWithoutOverride: [[EndpointID?]] {
-        [portOverride, .none].map { override in
+        [routedOverride, .none].map { override in
             var policy = self
-            policy.portOverride = override
+            policy.routedOverride = override
             let route = policy.plannedRoute()
             return [route.output?.id, route.input?.id] + route.extraOutputs.map(\.id)
         }

@@ -23,12 +23,23 @@ public import SoundCore
 public struct AudioSessionPolicy: Hashable, Sendable {
     // MARK: What the game asked for
 
-    /// The configuration in force.
+    /// The configuration the game set last (what iOS's `category`, `mode` and
+    /// `categoryOptions` return). A change made while the session is inactive
+    /// takes effect at the next activation: see ``configurationInEffect``.
     public internal(set) var configuration: SessionConfiguration
+    /// The configuration the route, our streams and the mixing rules follow:
+    /// ``configuration`` while active; while inactive, the one in effect at
+    /// the last activation (or the initial one).
+    public internal(set) var configurationInEffect: SessionConfiguration
     /// Whether the game activated the session.
     public internal(set) var isActive = false
     /// The temporary output override (cleared by any route change or interruption).
-    public internal(set) var portOverride: PortOverride = .none
+    public internal(set) var portOverride: PortOverride = .none {
+        didSet { routedOverride = portOverride }
+    }
+    /// The override the route follows: ``portOverride``, except that a
+    /// category change made while inactive clears it only at the next activation.
+    var routedOverride: PortOverride = .none
     /// The game's preferred input, kept while the endpoint is absent.
     public internal(set) var preferredInput: EndpointID?
     /// Whether the app is in the foreground (it starts there).
@@ -55,6 +66,8 @@ public struct AudioSessionPolicy: Hashable, Sendable {
     var others: [StreamID: OtherStream] = [:]
     /// Pending `request-cork`s from the server.
     var corkRequests = 0
+    /// The inputs (sources) the server reports muted.
+    public internal(set) var mutedInputs: Set<EndpointID> = []
 
     // MARK: Interruption bookkeeping
 
@@ -97,6 +110,7 @@ public struct AudioSessionPolicy: Hashable, Sendable {
             throw .invalidParameter("duckingFactor \(duckingFactor) is outside 0...1")
         }
         self.configuration = configuration
+        self.configurationInEffect = configuration
         self.duckingFactor = duckingFactor
     }
 
@@ -178,6 +192,17 @@ extension AudioSessionPolicy {
         registry.newestFirst(.input, where: configuration.permits).map(\.portDescription)
     }
 
+    /// The outputs the category and options allow, newest first (the
+    /// counterpart of ``availableInputs``; iOS has no such list).
+    public var availableOutputs: [PortDescription] {
+        registry.newestFirst(.output, where: configuration.permits).map(\.portDescription)
+    }
+
+    /// Whether the input of the current route is muted: with
+    /// ``CategoryOptions/overrideMutedMicrophoneInterruption`` the session
+    /// goes on and the microphone delivers silence.
+    public var isInputMuted: Bool { currentRoute.inputs.contains { mutedInputs.contains($0.endpoint) } }
+
     /// Whether any input device is present (`isInputAvailable`).
     public var isInputAvailable: Bool { registry.newest(.input, where: { _ in true }) != nil }
 
@@ -190,11 +215,11 @@ extension AudioSessionPolicy {
     public var duckedStreams: Set<StreamID> { applied.ducked }
 
     /// Whether the app being in the background stops the session now.
-    var isStoppedInBackground: Bool { !isInForeground && configuration.stopsInBackground }
+    var isStoppedInBackground: Bool { !isInForeground && configurationInEffect.stopsInBackground }
 
     /// Whether the session claims the audio for itself: connected, active and
     /// non-mixable (whether or not the background stops it now).
-    var claimsExclusiveAudio: Bool { isConnected && isActive && !configuration.isMixable }
+    var claimsExclusiveAudio: Bool { isConnected && isActive && !configurationInEffect.isMixable }
 
     /// Whether the session silences other apps now: it claims the audio and
     /// is not stopped in the background.

@@ -10,6 +10,9 @@ struct HandlingPass {
     var overridden = false
     var appeared: Set<EndpointID> = []
     var disappeared: Set<EndpointID> = []
+    /// A Bluetooth accessory changed profile (A2DP ↔ hands-free) in this fact:
+    /// the same headset, another endpoint.
+    var profileSwitched = false
     /// Known endpoints re-reported with other details.
     var reconfigured: Set<EndpointID> = []
     /// Connected or lost: the route is re-read, not notified.
@@ -18,8 +21,10 @@ struct HandlingPass {
     var takeOver = false
     /// Streams we muted that now win and must be unmuted.
     var unmute: Set<StreamID> = []
-    /// Whether an interruption ending now lets the session resume.
-    var endsWithResume = true
+    /// The session stopped by itself (the game deactivated it, the server
+    /// was lost): an interruption in progress is over without an `ended`,
+    /// as on iOS.
+    var interruptionVoided = false
     var lost = false
     var reset = false
 }

@@ -1,7 +1,8 @@
 /// Why an interruption began: AVAudioSession's `InterruptionReason`, same raw values.
 ///
-/// SoundEngine produces only ``default``; the Linux-specific cause is in
-/// ``InterruptionSource``. The other cases exist so values from iOS code map.
+/// SoundEngine produces ``default`` and ``builtInMicMuted`` (the input in use
+/// was muted); the Linux-specific cause is in ``InterruptionSource``. The
+/// other cases exist so values from iOS code map.
 public enum InterruptionReason: UInt, Hashable, Sendable, Codable, CaseIterable {
     /// Another session took the audio (`0`).
     case `default` = 0

@@ -10,4 +10,12 @@ public enum InterruptionSource: String, Hashable, Sendable, Codable, CaseIterabl
     /// While our category is non-mixable, another client's music or video
     /// stream started later and won.
     case otherMedia
+    /// The input in use was muted (a mic-mute key), in a category with input
+    /// and without ``CategoryOptions/overrideMutedMicrophoneInterruption``.
+    case microphoneMuted
+
+    /// The reason a began from this source carries:
+    /// ``InterruptionReason/builtInMicMuted`` for a muted microphone,
+    /// ``InterruptionReason/default`` (another session took the audio) otherwise.
+    public var reason: InterruptionReason { self == .microphoneMuted ? .builtInMicMuted : .default }
 }

@@ -62,4 +62,7 @@ extension PortType {
 
     /// Whether the port is a Bluetooth media (A2DP or LE) output.
     public var isBluetoothMedia: Bool { self == .bluetoothA2DP || self == .bluetoothLE }
+
+    /// Whether the port is a Bluetooth one, of any profile (A2DP, LE, hands-free).
+    public var isBluetooth: Bool { isBluetoothMedia || self == .bluetoothHFP }
 }

@@ -30,6 +30,15 @@ public enum SystemEvent: Hashable, Sendable {
     case corkRequested
     /// The server lets our stream uncork (`PA_STREAM_EVENT_REQUEST_UNCORK`).
     case uncorkRequested
+    /// Our playback stream was re-created (a category or mode change, a
+    /// stream that failed): cork requests addressed to the old one are void.
+    /// The server never sends the matching uncork to a stream that is gone;
+    /// if the cause still holds it sends the new stream a new cork request.
+    case ownStreamReplaced
+    /// A source was muted or unmuted (a laptop's mic-mute key mutes the
+    /// PulseAudio source; `pa_source_info.mute`). After ``connected(_:)`` the
+    /// backend reports each source that is already muted.
+    case inputMuteChanged(EndpointID, muted: Bool)
 
     /// One endpoint appeared.
     public static func endpointAppeared(_ endpoint: AudioEndpoint) -> SystemEvent {

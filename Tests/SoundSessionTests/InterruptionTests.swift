@@ -101,12 +101,17 @@ import Testing
         ])
     }
 
-    @Test func deactivatingDuringAnInterruptionEndsItWithoutResume() throws {
+    /// iOS sends no ended when the app deactivates its own session: the
+    /// interruption is simply over.
+    @Test(arguments: [SetActiveOptions(), .notifyOthersOnDeactivation])
+    func deactivatingDuringAnInterruptionEndsItSilently(options: SetActiveOptions) throws {
         var policy = try AudioSessionPolicy.connected(.with(.ambient))
         _ = policy.handle(.corkRequested)
-        let outputs = try policy.handle(.setActive(false))
-        #expect(outputs.interruptions == [.ended(shouldResume: false)])
-        #expect(outputs.pausesEngine(.sessionInactive))
+        let outputs = try policy.handle(.setActive(false, options: options))
+        #expect(outputs.interruptions.isEmpty, "no ended: \(outputs)")
+        #expect(!policy.isInterrupted)
+        #expect(policy.interruptionSource == nil)
+        #expect(outputs.actions == [.pauseEngine(.sessionInactive)])
         // Re-activating while the server still holds the cork interrupts again.
         let again = try policy.handle(.setActive(true))
         #expect(again.interruptions == [.began(.serverCorkRequest)])
@@ -148,5 +153,15 @@ import Testing
         #expect(outputs.unmuted == [5], "the user wants to hear it: its sound comes back")
         #expect(outputs.interruptions == [.began(.otherMedia)])
         #expect(policy.mutedStreams.isEmpty)
+    }
+
+    @Test func deactivatingDuringACallAndReactivatingAfterItSendsNothing() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient))
+        _ = policy.handle(.otherStreamChanged(Streams.call(1)))
+        #expect(try policy.handle(.setActive(false)).interruptions.isEmpty)
+        #expect(policy.handle(.otherStreamRemoved(1)).interruptions.isEmpty, "nothing to end: it is over")
+        let outputs = try policy.handle(.setActive(true))
+        #expect(outputs.interruptions.isEmpty)
+        #expect(outputs.resumesEngine)
     }
 }

@@ -14,12 +14,26 @@ import Testing
         #expect(policy.handle(.connectionLost).isEmpty, "lost twice is lost once")
     }
 
-    @Test func anInterruptionEndsWithoutResumeWhenTheServerIsLost() throws {
-        var policy = try AudioSessionPolicy.connected(.with(.ambient))
-        _ = policy.handle(.corkRequested)
-        let outputs = policy.handle(.connectionLost)
-        #expect(outputs.interruptions == [.ended(shouldResume: false)])
-        #expect(outputs.notifications.count == 2)
+    /// iOS sends no ended when media services are lost: a game that
+    /// reactivates on every ended would call in during the outage (and get
+    /// 'msrv'). The game learns of the outage from mediaServicesWereLost and
+    /// rebuilds on mediaServicesWereReset.
+    @Test(arguments: [InterruptionSource.serverCorkRequest, .phoneCall, .otherMedia])
+    func anInterruptionIsSimplyOverWhenTheServerIsLost(source: InterruptionSource) throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient))
+        switch source {
+        case .serverCorkRequest: _ = policy.handle(.corkRequested)
+        case .phoneCall: _ = policy.handle(.otherStreamChanged(Streams.call(1)))
+        default: _ = policy.handle(.otherStreamChanged(Streams.music(1)))
+        }
+        #expect(policy.interruptionSource == source)
+        var outputs = policy.handle(.connectionLost)
+        #expect(outputs == [.notification(.mediaServicesWereLost), .action(.pauseEngine(.mediaServicesLost))])
+        #expect(!policy.isInterrupted)
+        outputs = policy.handle(.connected(SystemSnapshot(endpoints: Endpoints.phone)))
+        #expect(outputs.interruptions.isEmpty, "nothing interrupts the rebuilt session: \(outputs)")
+        #expect(outputs.resumesEngine)
+        #expect(outputs.last == .notification(.mediaServicesWereReset))
     }
 
     @Test func requestsDuringTheOutageAreRefused() throws {

@@ -162,4 +162,57 @@ import Testing
         #expect(policy.portOverride == .none)
         #expect(policy.outputType == .builtInSpeaker, "defaultToSpeaker still holds after the override went")
     }
+
+    /// QA1754 (seed 000): "with a USB input-only accessory, audio input comes
+    /// from the accessory, and output goes to the headphones if attached, else
+    /// the speaker" under defaultToSpeaker.
+    @Test func aUSBInputOnlyAccessoryWithDefaultToSpeaker() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playAndRecord, .defaultToSpeaker))
+        var outputs = policy.handle(.endpointAppeared(Endpoints.usbMic))
+        #expect(policy.inputType == .usbAudio)
+        #expect(policy.outputType == .builtInSpeaker)
+        #expect(outputs.actions == [.selectInput(Endpoints.usbMic.id)])
+        #expect(outputs.routeChanges.map(\.reason) == [.newDeviceAvailable])
+
+        outputs = policy.handle(.endpointAppeared(Endpoints.headphones))
+        #expect(policy.outputType == .headphones)
+        #expect(policy.inputType == .usbAudio, "the headphones bring no microphone")
+
+        outputs = policy.handle(.endpointDisappeared(Endpoints.headphones.id))
+        #expect(policy.outputType == .builtInSpeaker)
+        outputs = policy.handle(.endpointDisappeared(Endpoints.usbMic.id))
+        #expect(policy.inputType == .builtInMic)
+        #expect(policy.outputType == .builtInSpeaker)
+        #expect(outputs.routeChanges.map(\.reason) == [.oldDeviceUnavailable])
+    }
+
+    @Test func aUSBInputOnlyAccessoryWithoutDefaultToSpeakerKeepsTheReceiver() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playAndRecord))
+        _ = policy.handle(.endpointAppeared(Endpoints.usbMic))
+        #expect(policy.inputType == .usbAudio)
+        #expect(policy.outputType == .builtInReceiver)
+    }
+
+    /// QA1754's headset half: plugging a wired headset routes to headset mic
+    /// and headphones; unplugging goes back to the built-in microphone and
+    /// the receiver, or the speaker with defaultToSpeaker.
+    @Test(arguments: [(CategoryOptions(), PortType.builtInReceiver), (.defaultToSpeaker, .builtInSpeaker)])
+    func aWiredHeadsetTakesBothDirections(options: CategoryOptions, unplugged: PortType) throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playAndRecord, options))
+        #expect(policy.outputType == unplugged)
+        #expect(policy.inputType == .builtInMic)
+
+        var outputs = policy.handle(.endpointsChanged(appeared: [Endpoints.headphones, Endpoints.headsetMic], disappeared: []))
+        #expect(policy.outputType == .headphones)
+        #expect(policy.inputType == .headsetMic)
+        #expect(outputs.actions == [.selectOutput(Endpoints.headphones.id), .selectInput(Endpoints.headsetMic.id)])
+        #expect(outputs.routeChanges.map(\.reason) == [.newDeviceAvailable])
+
+        outputs = policy.handle(
+            .endpointsChanged(appeared: [], disappeared: [Endpoints.headphones.id, Endpoints.headsetMic.id]))
+        #expect(policy.outputType == unplugged)
+        #expect(policy.inputType == .builtInMic)
+        #expect(outputs.routeChanges.map(\.reason) == [.oldDeviceUnavailable])
+        #expect(outputs.routeChanges.first?.previousRoute.inputs.map(\.portType) == [.headsetMic])
+    }
 }

@@ -36,9 +36,9 @@ import Testing
 /// One random run: the policy, a simulated server, and what the checks track.
 struct RandomRun {
     struct Counts: CustomStringConvertible {
-        var began = 0, routeChanges = 0, mutes = 0, ducks = 0, refused = 0, resets = 0
+        var began = 0, micMuted = 0, routeChanges = 0, mutes = 0, ducks = 0, refused = 0, resets = 0
         var description: String {
-            "began \(began), routeChanges \(routeChanges), mutes \(mutes), ducks \(ducks), refused \(refused), resets \(resets)"
+            "began \(began) (mic muted \(micMuted)), routeChanges \(routeChanges), mutes \(mutes), ducks \(ducks), refused \(refused), resets \(resets)"
         }
     }
 
@@ -86,6 +86,7 @@ struct RandomRun {
         case 45..<50: return .system(Bool.random(using: &rng) ? .corkRequested : .uncorkRequested)
         case 50..<52: return .system(serverChange())
         case 52..<60: return .lifecycle(randomLifecycle())
+        case 97..<100: return .system(inputMute())
         default: return .request(randomRequest())
         }
     }
@@ -100,6 +101,16 @@ struct RandomRun {
         let appeared = absent.filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }.shuffled(using: &rng)
         let disappeared = present.filter { _ in Int.random(in: 0..<4, using: &rng) == 0 }.map(\.id)
         return .endpointsChanged(appeared: appeared, disappeared: disappeared)
+    }
+
+    /// The mic-mute key: the input in use or another present one, muted or unmuted.
+    private mutating func inputMute() -> SystemEvent {
+        let inputs = server.endpoints.values.filter { $0.direction == .input }.map(\.id).sorted()
+        let inUse = policy.currentRoute.inputs.first?.endpoint
+        guard let input = Bool.random(using: &rng) ? inUse ?? inputs.first : inputs.randomElement(using: &rng) else {
+            return .uncorkRequested
+        }
+        return .inputMuteChanged(input, muted: .random(using: &rng))
     }
 
     private mutating func userMove() -> SystemEvent {
@@ -186,8 +197,10 @@ struct RandomRun {
             return
         }
         transcript += outputs
+        // Deactivation and a lost server end an interruption without an ended (iOS sends none).
+        if !policy.isActive || !policy.isConnected { interrupted = false }
         var reports: [SystemEvent] = []
-        let categoryChanged = before.configuration.category != policy.configuration.category
+        let categoryChanged = before.configurationInEffect.category != policy.configurationInEffect.category
         check(outputs, after: input, categoryChanged: categoryChanged, reports: &reports)
         // The engine reports what our actions did before anything else happens.
         for report in reports {
@@ -213,7 +226,7 @@ struct RandomRun {
             for endpoint in appeared where server.endpoints[endpoint.id] == nil {
                 server.endpoints[endpoint.id] = endpoint
                 // The next device in wins over the user's move, if the options allow it.
-                guard server.connected, Self.fits(endpoint, policy.configuration) else { continue }
+                guard server.connected, Self.fits(endpoint, policy.configurationInEffect) else { continue }
                 if endpoint.direction == .output { server.userMove = nil } else { server.userMoveInput = nil }
             }
             if let move = server.userMove, server.endpoints[move] == nil { server.userMove = nil }
@@ -248,6 +261,7 @@ struct RandomRun {
                 if interruption.type == .began {
                     verify(!interrupted, "\(context): began while interrupted")
                     counts.began += 1
+                    if interruption.source == .microphoneMuted { counts.micMuted += 1 }
                 } else {
                     verify(interrupted, "\(context): ended without began")
                 }
@@ -306,8 +320,11 @@ struct RandomRun {
         verify(policy.currentRoute == route, "\(context): route \(policy.currentRoute), last notified \(route)")
         verify(policy.mutedStreams == server.mutedByPolicy, "\(context): mutes \(policy.mutedStreams.sorted()) but the server has \(server.mutedByPolicy.sorted())")
         verify(policy.duckedStreams == server.duckedByPolicy, "\(context): ducks \(policy.duckedStreams.sorted()) but the server has \(server.duckedByPolicy.sorted())")
-        let configuration = policy.configuration
-        if policy.portOverride == .speaker { verify(configuration.category == .playAndRecord, "\(context)") }
+        // The route and the mixing rules follow the configuration in effect
+        // (a change made while inactive waits for the next activation).
+        let configuration = policy.configurationInEffect
+        if policy.isActive { verify(policy.configuration == configuration, "\(context): active with a pending configuration") }
+        if policy.portOverride == .speaker { verify(policy.configuration.category == .playAndRecord, "\(context)") }
         if case .running = policy.engineState {
             verify(policy.isConnected && policy.isActive && !policy.isInterrupted && policy.gameSuspension == nil,
                 "\(context): running while connected \(policy.isConnected), active \(policy.isActive), interrupted \(policy.isInterrupted), suspended \(String(describing: policy.gameSuspension))")

@@ -254,4 +254,16 @@ import Testing
         let policy = try AudioSessionPolicy.connected(.with(.audioProcessing))
         #expect(policy.currentRoute == .empty)
     }
+
+    @Test func availableOutputsFollowTheCategoryNewestFirst() throws {
+        var policy = try AudioSessionPolicy.connected(
+            .with(.playAndRecord), endpoints: Endpoints.phone + [Endpoints.bluetoothA2DP, Endpoints.headphones])
+        #expect(policy.availableOutputs.map(\.portType) == [.headphones, .builtInReceiver, .builtInSpeaker],
+            "A2DP needs its option in playAndRecord")
+        _ = try policy.handle(.setCategory(.playback))
+        #expect(policy.availableOutputs.map(\.portType) == [.headphones, .bluetoothA2DP, .builtInSpeaker],
+            "no receiver outside playAndRecord")
+        _ = try policy.handle(.setCategory(.record))
+        #expect(policy.availableOutputs.isEmpty)
+    }
 }

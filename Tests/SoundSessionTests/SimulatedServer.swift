@@ -29,6 +29,35 @@ struct SimulatedServer {
             streams: streams.values.sorted { $0.id < $1.id })
     }
 
+    /// Plays another client's stream as the server would, and returns the
+    /// facts the backend reports, in order. A call (`media.role=phone`) that
+    /// starts while the Bluetooth headset is in A2DP makes
+    /// `module-bluetooth-policy` switch it to hands-free: the A2DP sink goes,
+    /// the hands-free sink and source come, in one coalesced fact; when no
+    /// call plays any more it switches back.
+    mutating func play(_ stream: OtherStream) -> [SystemEvent] {
+        streams[stream.id] = stream
+        return [.otherStreamChanged(stream)] + switchBluetoothProfile()
+    }
+
+    /// Removes another client's stream; the same profile rule applies.
+    mutating func remove(_ id: StreamID) -> [SystemEvent] {
+        streams[id] = nil
+        return [.otherStreamRemoved(id)] + switchBluetoothProfile()
+    }
+
+    /// A2DP while no call plays, hands-free while one does.
+    private mutating func switchBluetoothProfile() -> [SystemEvent] {
+        let a2dp = [Endpoints.bluetoothA2DP]
+        let handsFree = [Endpoints.bluetoothHFP, Endpoints.bluetoothMic]
+        let inCall = streams.values.contains { $0.isCall && $0.isRunning }
+        let (from, to) = inCall ? (a2dp, handsFree) : (handsFree, a2dp)
+        guard from.allSatisfy({ endpoints[$0.id] != nil }) else { return [] }
+        for endpoint in from { endpoints[endpoint.id] = nil }
+        for endpoint in to { endpoints[endpoint.id] = endpoint }
+        return [.endpointsChanged(appeared: to, disappeared: from.map(\.id))]
+    }
+
     mutating func newStream<G: RandomNumberGenerator>(using rng: inout G) -> OtherStream {
         let roles: [MediaRole?] = [.music, .music, .video, .phone, .game, .event, nil]
         let client = ClientID(rawValue: .random(in: 1...6, using: &rng))  // 1 is our own client

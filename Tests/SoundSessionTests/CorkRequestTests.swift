@@ -1,0 +1,79 @@
+import SoundCore
+import SoundSession
+import Testing
+
+/// Cork requests are addressed to one playback stream: a stream that is
+/// replaced never gets its uncork, and an ended that never came is re-checked
+/// when the app comes back to the foreground.
+@Suite struct CorkRequestTests {
+    /// changeAudioSessionProperties during a call: the engine re-creates its
+    /// stream, the server forgets the old one, and the call's end must still
+    /// resume the engine.
+    @Test func aReplacedStreamDoesNotKeepTheEngineInterrupted() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback))
+        _ = policy.handle(.otherStreamChanged(Streams.call(1)))
+        _ = policy.handle(.corkRequested)  // module-role-cork corks our music stream
+        _ = try policy.handle(.setConfiguration(.with(.playback, mode: .moviePlayback)))
+        var outputs = policy.handle(.ownStreamReplaced)
+        #expect(outputs.isEmpty, "the call still interrupts: \(outputs)")
+        #expect(policy.interruptionSource == .phoneCall)
+        outputs = policy.handle(.otherStreamRemoved(1))
+        #expect(outputs.interruptions == [.ended(shouldResume: true)], "no uncork will ever come for the old stream")
+        #expect(outputs.resumesEngine)
+    }
+
+    @Test func aReplacedStreamEndsAnInterruptionHeldOnlyByItsCork() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback))
+        #expect(policy.handle(.corkRequested).interruptions == [.began(.serverCorkRequest)])
+        _ = policy.handle(.corkRequested)
+        let outputs = policy.handle(.ownStreamReplaced)
+        #expect(outputs == [.notification(.interruption(.ended(shouldResume: true))), .action(.resumeEngine)])
+        // The new stream is corked afresh if the cause still holds.
+        #expect(policy.handle(.corkRequested).interruptions == [.began(.serverCorkRequest)])
+        #expect(policy.handle(.uncorkRequested).interruptions == [.ended(shouldResume: true)])
+    }
+
+    @Test func aReplacedStreamWhileNothingCorksChangesNothing() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback))
+        #expect(policy.handle(.ownStreamReplaced).isEmpty)
+        #expect(policy.handle(.uncorkRequested).isEmpty, "an uncork for a stream that was never corked is ignored")
+    }
+
+    /// Apple: "a began is not guaranteed to be followed by an ended; re-check
+    /// when returning to the foreground". The uncork never came and no call
+    /// plays any more: the foreground return ends the interruption.
+    @Test func theForegroundEndsAnInterruptionWhoseEndedNeverCame() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback))
+        _ = policy.handle(.otherStreamChanged(Streams.call(1)))
+        _ = policy.handle(.corkRequested)
+        _ = policy.handle(.appEnteredBackground)
+        var outputs = policy.handle(.otherStreamRemoved(1))
+        #expect(outputs.interruptions.isEmpty, "the server still holds the cork")
+        outputs = policy.handle(.appEnteredForeground)
+        #expect(outputs.interruptions == [.ended(shouldResume: true)])
+        #expect(outputs.resumesEngine)
+        #expect(!policy.isInterrupted)
+    }
+
+    @Test func theForegroundKeepsACorkWhileTheCallGoesOn() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback))
+        _ = policy.handle(.otherStreamChanged(Streams.call(1)))
+        _ = policy.handle(.corkRequested)
+        _ = policy.handle(.appEnteredBackground)
+        let outputs = policy.handle(.appEnteredForeground)
+        #expect(outputs.interruptions.isEmpty)
+        #expect(policy.isInterrupted, "the server corks music streams while a call plays")
+        #expect(policy.handle(.otherStreamRemoved(1)).interruptions.isEmpty, "until the server uncorks")
+        #expect(policy.handle(.uncorkRequested).interruptions == [.ended(shouldResume: true)])
+    }
+
+    /// Every other source is read from the live stream list, so its end is
+    /// never missed; the foreground return takes the audio back from a call.
+    @Test func theForegroundReturnDuringACallEndsTheInterruption() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient))
+        _ = policy.handle(.otherStreamChanged(Streams.call(1)))
+        _ = policy.handle(.appEnteredBackground)
+        let outputs = policy.handle(.appEnteredForeground)
+        #expect(outputs.interruptions == [.ended(shouldResume: true)])
+    }
+}
