@@ -440,9 +440,15 @@ final class ServerModel {
 
     // MARK: - Endpoints
 
-    /// Made by module-echo-cancel and the like: the route stays the master device.
+    /// An echo canceller module-filter-apply put between our streams and a
+    /// device (module-echo-cancel: `NAME.echo-cancel`, class filter, intended
+    /// for phone): the route stays the master device. Other filter devices
+    /// (a remap source the user made a microphone of) are devices of their own.
     private func isFilter(_ device: PADeviceInfo) -> Bool {
-        device.properties["device.class"] == "filter" || device.properties["device.master_device"] != nil
+        let p = device.properties
+        guard p["device.class"] == "filter" || p["device.master_device"] != nil else { return false }
+        return device.name.hasSuffix(".echo-cancel")
+            || (p["device.intended_roles"] ?? "").split(separator: " ").contains("phone")
     }
 
     /// Every endpoint, oldest device first (by index), outputs then inputs.

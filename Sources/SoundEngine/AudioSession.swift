@@ -185,8 +185,7 @@ struct SessionSnapshot: Sendable {
         isInterrupted = policy.isInterrupted
         inForeground = policy.isInForeground
         currentRoute = policy.currentRoute
-        availableOutputs = policy.availableEndpoints  // MERGE(policy): policy.availableOutputs (newest first)
-            .filter { $0.direction == .output && policy.configuration.permits($0) }.map(\.portDescription)
+        availableOutputs = policy.availableOutputs
         availableInputs = policy.availableInputs
         allInputs = policy.availableEndpoints.filter { $0.direction == .input }.map(\.portDescription)
         isInputAvailable = policy.isInputAvailable

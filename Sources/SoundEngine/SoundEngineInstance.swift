@@ -452,7 +452,7 @@ public final class SoundEngineInstance: Sendable {
             log.log(.error, "could not re-create the stream as \(properties): \(error)")
         }
         // The old stream's cork requests are void; the new one starts clean.
-        // MERGE(policy): apply(.ownStreamReplaced, &c)
+        apply(.ownStreamReplaced, &c)
         if running && c.state == .running {
             clock.stop()
             mixer.setMasterGain(1, rampFrames: settings.samplesPerFrame)
