@@ -195,6 +195,8 @@ final class ServerModel {
         request.onFinish = { [unowned self] in
             pending[key]?.operation?.unref()
             pending[key] = nil
+            // Wake a control thread waiting (with the lock) for this answer.
+            mainloop.signal()
         }
         return true
     }
