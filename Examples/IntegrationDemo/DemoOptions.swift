@@ -17,13 +17,14 @@ struct DemoOptions {
                                [--play FILE]... [--loop] [--seconds N] [--server ADDRESS]
                                [--low-latency]
 
-          --headless        no menu: play, print one JSON object per event on stdout, exit
+          --headless        no menu: play, print one JSON object per event on stdout,
+                            act on JSON commands read from stdin, exit
           --category C      \(Category.names.joined(separator: ", "))
           --options a,b     \(CategoryOptions.names.joined(separator: ", "))
           --mode M          \(Mode.names.joined(separator: ", "))
           --play FILE       a sound file to play (repeatable); default: the bundled chime
-          --loop            loop the sounds until the time is up
-          --seconds N       run for N seconds (headless default: until the sounds end)
+          --loop            loop the sounds (headless: until --seconds, or 10 s after stdin ends)
+          --seconds N       run for N seconds (headless default: until stdin ends and the sounds end)
           --server ADDRESS  PulseAudio server, e.g. unix:/run/user/1000/pulse/native
           --low-latency     ask for about 10 ms of buffering instead of 20 ms
         """

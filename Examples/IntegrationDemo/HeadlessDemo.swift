@@ -1,84 +1,140 @@
 import Dispatch
 import Foundation
 import SoundEngine
+import Synchronization
 
 /// `--headless`: initialize, play, print one JSON object per line for every
-/// session notification and engine state change, terminate. The lines are a
-/// contract for QA scripts (docs/integration-demo.md).
+/// session notification and engine state change, act on the JSON commands
+/// read from stdin (answering each with one `result` line), terminate. The
+/// lines are a contract for QA scripts (docs/integration-demo.md).
+///
+/// One input stream drives the run: stdin lines and their end, SIGINT and
+/// SIGTERM, voices ending, and the time limits. Commands run one at a time,
+/// in the order they were read, on the task that runs the demo.
 struct HeadlessDemo {
     let options: DemoOptions
-    let started = ContinuousClock.now
 
-    var elapsed: Double {
-        let d = ContinuousClock.now - started
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
+    /// With no `--seconds`: how long the run may go on after stdin ends while
+    /// a looping voice still plays (`--loop`'s old 10 s).
+    static let loopingGrace: Duration = .seconds(10)
+    /// ... and while only voices that end by themselves play (a safety net,
+    /// e.g. for voices held by a paused engine).
+    static let voiceGrace: Duration = .seconds(3600)
 
-    func emit(_ line: JSONLine) {
-        FileHandle.standardOutput.write(Data((line.text + "\n").utf8))
-    }
-
-    /// Runs the demo; returns the exit status (0 ok, 1 the engine or a sound failed).
+    /// Runs the demo; returns the exit status (0 ok, 1 the engine or a `--play` sound failed).
     func run() async -> Int32 {
-        let platform = options.platformSettings
         do {
-            try SoundEngine.initialize(SoundEngine.defaultInitSettings(), platform)
+            try SoundEngine.initialize(SoundEngine.defaultInitSettings(), options.platformSettings)
         } catch {
-            FileHandle.standardError.write(Data("IntegrationDemo: cannot start the sound engine: \(error)\n".utf8))
+            Self.complain("cannot start the sound engine: \(error)")
             return 1
         }
         let engine: SoundEngineInstance
         do { engine = try SoundEngine.current } catch { return 1 }
+        let out = LineWriter()
 
         // The stream starts with the engine's current state; the output line
-        // follows it, so the first line is always engineState.
+        // follows it, so the first line is always engineState. Commands wait
+        // for both, so no result line comes before them.
         let events = engine.events()
         let granted = engine.grantedStream
-        let printer = Task { [self] in
+        let (firstLines, firstLinesWritten) = AsyncStream<Never>.makeStream()
+        let printer = Task {
             var first = true
             for await event in events {
-                emit(JSONLine.event(event, t: elapsed))
-                if first { emit(outputLine(granted)) }
+                out.emit { t in
+                    first ? [JSONLine.event(event, t: t), Self.outputLine(granted, t: t)] : [JSONLine.event(event, t: t)]
+                }
+                if first { firstLinesWritten.finish() }
                 first = false
             }
+            firstLinesWritten.finish()
         }
 
-        let stop = DispatchSemaphore(value: 0)
+        let (inputs, input) = AsyncStream<RunInput>.makeStream()
         let signals = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig)
-            source.setEventHandler { stop.signal() }
+            source.setEventHandler { input.yield(.signal) }
             source.resume()
             return source
         }
-        defer { signals.forEach { $0.cancel() } }
+        var timers: [Task<Void, Never>] = []
+        func after(_ delay: Duration) {
+            timers.append(Task {
+                guard (try? await Task.sleep(for: delay)) != nil else { return }
+                input.yield(.timeUp)
+            })
+        }
+        defer {
+            signals.forEach { $0.cancel() }
+            timers.forEach { $0.cancel() }
+        }
 
         var status: Int32 = 0
-        var voices: [VoiceID] = []
+        let runner: CommandRunner
+        do {
+            runner = try CommandRunner(engine: engine, out: out, input: input)
+        } catch {
+            Self.complain("cannot create the sfx and music buses: \(error)")
+            SoundEngine.terminate()
+            await printer.value
+            return 1
+        }
         for path in options.files.isEmpty ? [Self.chimePath] : options.files {
             do {
-                let sound = try engine.loadSound(path: path, streaming: false)
-                voices.append(try engine.play(sound, VoiceParameters(loop: options.loop)))
+                try runner.play(path, loop: options.loop, on: .master)
             } catch {
-                FileHandle.standardError.write(Data("IntegrationDemo: \(path): \(error)\n".utf8))
+                Self.complain("\(path): \(error)")
                 status = 1
             }
         }
+        if let seconds = options.seconds { after(.milliseconds(Int(seconds * 1000))) }
+        Self.readStandardInput(into: input)
 
-        // Run for --seconds, or until every voice has ended (looping voices: 10 s).
-        let limit = options.seconds ?? (options.loop ? 10 : 3600)
-        let deadline = ContinuousClock.now + .milliseconds(Int(limit * 1000))
-        while ContinuousClock.now < deadline {
-            if stop.wait(timeout: .now() + .milliseconds(20)) == .success { break }
-            if options.seconds == nil && !voices.contains(where: engine.isPlaying) { break }
+        for await _ in firstLines {}
+        var stdinOpen = true
+        run: for await item in inputs {
+            switch item {
+            case .line(let text):
+                guard !text.allSatisfy(\.isWhitespace) else { continue run }
+                if runner.handle(text) == .quit { break run }
+            case .endOfInput:
+                stdinOpen = false
+                if options.seconds == nil { after(runner.hasLoopingVoice ? Self.loopingGrace : Self.voiceGrace) }
+            case .voiceEnded(let token):
+                runner.voiceEnded(token)
+            case .signal, .timeUp:
+                break run
+            }
+            // Without --seconds the run ends once nothing can happen any more:
+            // no more commands can come and every voice has ended.
+            if options.seconds == nil && !stdinOpen && !runner.hasLiveVoices { break run }
         }
         SoundEngine.terminate()
+        input.finish()
         await printer.value
         return status
     }
 
-    func outputLine(_ granted: GrantedStream) -> JSONLine {
-        var line = JSONLine(t: elapsed, event: "output")
+    /// Reads stdin line by line on its own thread (a blocking read must not
+    /// hold one of the few cooperative threads). The thread is left blocked
+    /// in `read` when the run ends first; exit ends it.
+    static func readStandardInput(into input: AsyncStream<RunInput>.Continuation) {
+        let reader = Thread {
+            while let line = readLine(strippingNewline: true) { input.yield(.line(line)) }
+            input.yield(.endOfInput)
+        }
+        reader.name = "IntegrationDemo stdin"
+        reader.start()
+    }
+
+    static func complain(_ message: String) {
+        FileHandle.standardError.write(Data("IntegrationDemo: \(message)\n".utf8))
+    }
+
+    static func outputLine(_ granted: GrantedStream, t: Double) -> JSONLine {
+        var line = JSONLine(t: t, event: "output")
         line.add("server", string: "\(granted.serverName) \(granted.serverVersion)")
         line.add("device", string: granted.deviceName)
         line.add("sampleFormat", string: granted.format.sampleFormat.rawValue)
@@ -91,5 +147,170 @@ struct HeadlessDemo {
 
     static var chimePath: String {
         Bundle.module.url(forResource: "Resources/chime", withExtension: "ogg")!.path
+    }
+}
+
+/// What the headless run waits for.
+enum RunInput: Sendable {
+    /// A line of stdin, without its newline.
+    case line(String)
+    /// stdin reached end of file (at once for `/dev/null`).
+    case endOfInput
+    /// SIGINT or SIGTERM.
+    case signal
+    /// The voice the demo numbered `token` ended (played out, stopped, failed).
+    case voiceEnded(Int)
+    /// `--seconds` elapsed, or the grace after the end of stdin.
+    case timeUp
+}
+
+/// The headless demo's stdout. Event lines (the printer task) and result
+/// lines (the command loop) come from different tasks: one lock writes whole
+/// lines, and `t` is read under it, so times never go backwards down the output.
+final class LineWriter: Sendable {
+    private let started = ContinuousClock.now
+    private let lock = Mutex(())
+
+    /// Writes, together, the lines `make` builds for the current time.
+    func emit(_ make: (_ t: Double) -> [JSONLine]) {
+        lock.withLock { _ in
+            let d = ContinuousClock.now - started
+            let t = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+            Self.write(make(t).map { $0.text + "\n" }.joined())
+        }
+    }
+
+    private static func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes = bytes.dropFirst(n)
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return  // stdout is gone; nobody is reading the lines
+            }
+        }
+    }
+}
+
+/// Acts on stdin commands for one headless run and answers each with its
+/// result line. Used only by the run's task.
+final class CommandRunner {
+    let out: LineWriter
+    let input: AsyncStream<RunInput>.Continuation
+    let buses: [DemoBus: BusID]
+    /// Loaded sounds by path: playing a file again reuses it.
+    private var sounds: [String: SoundID] = [:]
+    /// The voices that have not ended, by token, and whether they loop.
+    private var live: [Int: Bool] = [:]
+    private var nextToken = 0
+
+    enum Answer: Equatable {
+        case done
+        case quit
+    }
+
+    /// Creates the `sfx` and `music` buses under master; `music` is flagged
+    /// mute-for-background-music.
+    init(engine: SoundEngineInstance, out: LineWriter, input: AsyncStream<RunInput>.Continuation) throws(SoundEngineError) {
+        self.out = out
+        self.input = input
+        let sfx = try engine.createBus(name: DemoBus.sfx.rawValue)
+        let music = try engine.createBus(name: DemoBus.music.rawValue)
+        try engine.setBusMutedForBackgroundMusic(music, true)
+        buses = [.sfx: sfx, .music: music]
+    }
+
+    var hasLiveVoices: Bool { !live.isEmpty }
+    var hasLoopingVoice: Bool { live.values.contains(true) }
+
+    func voiceEnded(_ token: Int) { live[token] = nil }
+
+    /// Loads `path` (once) and plays it; the voice's end comes back as `.voiceEnded`.
+    func play(_ path: String, loop: Bool, on bus: BusID) throws(SoundEngineError) {
+        let sound: SoundID
+        if let loaded = sounds[path] {
+            sound = loaded
+        } else {
+            sound = try SoundEngine.loadSound(path: path)
+            sounds[path] = sound
+        }
+        let token = nextToken
+        nextToken += 1
+        let input = input
+        try SoundEngine.play(sound, on: bus, VoiceParameters(loop: loop)) { _ in input.yield(.voiceEnded(token)) }
+        live[token] = loop
+    }
+
+    /// Parses and performs one stdin line, and writes its result line (after
+    /// the `route` line for `route`). Nothing here ends the run but `quit`.
+    func handle(_ text: String) -> Answer {
+        let received = ReceivedCommand(parsing: text)
+        func answer(_ failure: (error: String, code: String)?, before: (Double) -> [JSONLine] = { _ in [] }) {
+            out.emit { t in before(t) + [JSONLine.result(cmd: received.cmd, id: received.id, failure: failure, t: t)] }
+        }
+        let command: DemoCommand
+        switch received.command {
+        case .failure(let invalid):
+            answer((invalid.message, "invalidCommand"))
+            return .done
+        case .success(let c):
+            command = c
+        }
+        do {
+            switch command {
+            case .route:
+                let session = try SoundEngine.audioSession
+                answer(nil) { t in [JSONLine.routeReport(session, t: t)] }
+            case .quit:
+                answer(nil)
+                return .quit
+            default:
+                try perform(command)
+                answer(nil)
+            }
+        } catch {
+            answer((error.reason, error.caseName))
+        }
+        return .done
+    }
+
+    private func perform(_ command: DemoCommand) throws(SoundEngineError) {
+        switch command {
+        case .setActive(let active, let options):
+            try SoundEngine.audioSession.setActive(active, options: options)
+        case .setSession(let category, let options, let mode):
+            let session = try SoundEngine.audioSession
+            var configuration = session.configuration
+            if let category { configuration.category = category }
+            if let options { configuration.categoryOptions = options }
+            if let mode { configuration.mode = mode }
+            try session.setConfiguration(configuration)
+        case .overrideOutputAudioPort(let port):
+            try SoundEngine.audioSession.overrideOutputAudioPort(port)
+        case .setPreferredInput(let uid):
+            try SoundEngine.audioSession.setPreferredInput(uid: uid)
+        case .appState(.background):
+            try SoundEngine.applicationDidEnterBackground()
+        case .appState(.foreground):
+            try SoundEngine.applicationWillEnterForeground()
+        case .suspend(let renderAnyway, let fadeOut):
+            try SoundEngine.suspend(renderAnyway: renderAnyway, fadeOut: fadeOut)
+        case .wakeup:
+            try SoundEngine.wakeupFromSuspend()
+        case .play(let file, let loop, let bus):
+            // Buses are made at start; the dictionary has every DemoBus.
+            try play(file ?? HeadlessDemo.chimePath, loop: loop, on: buses[bus]!)
+        case .stopAll(let fadeOut):
+            try SoundEngine.stopAll(fadeOut: fadeOut)
+        case .muteBackgroundMusic(let mute):
+            try SoundEngine.muteBackgroundMusic(mute)
+        case .postEvent(let event, _):
+            throw .idNotFound("postEvent: no event '\(event)': no sound bank is loaded (banks are not supported yet)")
+        case .route, .quit:
+            break  // answered by handle
+        }
     }
 }

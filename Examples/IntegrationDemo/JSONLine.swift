@@ -36,14 +36,44 @@ struct JSONLine {
         return out + "\""
     }
 
+    /// `{"portType":"Speaker","portName":"…","uid":"…"}`: one port, AVAudioSession's port-type string.
+    static func port(_ p: PortDescription) -> String {
+        "{\"portType\":\(quote(p.portType.rawValue)),\"portName\":\(quote(p.portName)),\"uid\":\(quote(p.uid))}"
+    }
+
+    /// `[port…]`.
+    static func ports(_ list: [PortDescription]) -> String {
+        "[" + list.map(port).joined(separator: ",") + "]"
+    }
+
     /// `{"inputs":[…],"outputs":[…]}` with each port's type, name and uid.
     static func route(_ route: RouteDescription) -> String {
-        func ports(_ list: [PortDescription]) -> String {
-            "[" + list.map { p in
-                "{\"portType\":\(quote(p.portType.rawValue)),\"portName\":\(quote(p.portName)),\"uid\":\(quote(p.uid))}"
-            }.joined(separator: ",") + "]"
+        "{\"inputs\":\(ports(route.inputs)),\"outputs\":\(ports(route.outputs))}"
+    }
+
+    /// The answer to one stdin command: `cmd` (null when the line had none),
+    /// `id` (only when the line had one, as given), `ok`, and on failure
+    /// `error` (in words) and `code` (a `SoundEngineError` case or `invalidCommand`).
+    static func result(cmd: String?, id: String?, failure: (error: String, code: String)?, t: Double) -> JSONLine {
+        var line = JSONLine(t: t, event: "result")
+        line.add("cmd", raw: cmd.map(quote) ?? "null")
+        if let id { line.add("id", raw: id) }
+        line.add("ok", bool: failure == nil)
+        if let failure {
+            line.add("error", string: failure.error)
+            line.add("code", string: failure.code)
         }
-        return "{\"inputs\":\(ports(route.inputs)),\"outputs\":\(ports(route.outputs))}"
+        return line
+    }
+
+    /// The `route` command's report: the session's routes and whether other audio plays.
+    static func routeReport(_ session: AudioSession, t: Double) -> JSONLine {
+        var line = JSONLine(t: t, event: "route")
+        line.add("currentRoute", raw: route(session.currentRoute))
+        line.add("availableOutputs", raw: ports(session.availableOutputs))
+        line.add("availableInputs", raw: ports(session.availableInputs))
+        line.add("otherAudioPlaying", bool: session.isOtherAudioPlaying)
+        return line
     }
 
     /// The line for a session event.

@@ -130,35 +130,37 @@ extension SoundEngineError {
 }
 
 extension SoundEngineError: CustomStringConvertible {
-    public var description: String {
-        let name: String
+    /// The case's name, e.g. `"invalidParameter"`: a stable code for logs and
+    /// machine-readable output (the IntegrationDemo's `code` field).
+    public var caseName: String {
         switch self {
-        case .notInitialized: name = "notInitialized"
-        case .alreadyInitialized: name = "alreadyInitialized"
-        case .invalidParameter: name = "invalidParameter"
-        case .idNotFound: name = "idNotFound"
-        case .deviceNotReady: name = "deviceNotReady"
-        case .insufficientMemory: name = "insufficientMemory"
-        case .maxReached: name = "maxReached"
-        case .commandQueueFull: name = "commandQueueFull"
-        case .fileNotFound: name = "fileNotFound"
-        case .invalidFile: name = "invalidFile"
-        case .notImplemented: name = "notImplemented"
-        case .fail: name = "fail"
-        case .incompatibleCategory: name = "incompatibleCategory"
-        case .cannotInterruptOthers: name = "cannotInterruptOthers"
-        case .isBusy: name = "isBusy"
-        case .cannotStartPlaying: name = "cannotStartPlaying"
-        case .cannotStartRecording: name = "cannotStartRecording"
-        case .resourceNotAvailable: name = "resourceNotAvailable"
-        case .sessionNotActive: name = "sessionNotActive"
-        case .mediaServicesFailed: name = "mediaServicesFailed"
-        case .insufficientPriority: name = "insufficientPriority"
-        case .missingEntitlement: name = "missingEntitlement"
-        case .siriIsRecording: name = "siriIsRecording"
-        case .expiredSession: name = "expiredSession"
-        case .unspecified: name = "unspecified"
+        case .notInitialized: "notInitialized"
+        case .alreadyInitialized: "alreadyInitialized"
+        case .invalidParameter: "invalidParameter"
+        case .idNotFound: "idNotFound"
+        case .deviceNotReady: "deviceNotReady"
+        case .insufficientMemory: "insufficientMemory"
+        case .maxReached: "maxReached"
+        case .commandQueueFull: "commandQueueFull"
+        case .fileNotFound: "fileNotFound"
+        case .invalidFile: "invalidFile"
+        case .notImplemented: "notImplemented"
+        case .fail: "fail"
+        case .incompatibleCategory: "incompatibleCategory"
+        case .cannotInterruptOthers: "cannotInterruptOthers"
+        case .isBusy: "isBusy"
+        case .cannotStartPlaying: "cannotStartPlaying"
+        case .cannotStartRecording: "cannotStartRecording"
+        case .resourceNotAvailable: "resourceNotAvailable"
+        case .sessionNotActive: "sessionNotActive"
+        case .mediaServicesFailed: "mediaServicesFailed"
+        case .insufficientPriority: "insufficientPriority"
+        case .missingEntitlement: "missingEntitlement"
+        case .siriIsRecording: "siriIsRecording"
+        case .expiredSession: "expiredSession"
+        case .unspecified: "unspecified"
         }
-        return "\(name): \(reason)"
     }
+
+    public var description: String { "\(caseName): \(reason)" }
 }

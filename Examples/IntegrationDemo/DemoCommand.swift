@@ -1,0 +1,253 @@
+import SoundEngine
+
+/// One command of the headless demo's stdin protocol (SPEC 6.1,
+/// docs/integration-demo.md), checked: every field has its type and value.
+/// The names are a contract, like the event names.
+enum DemoCommand: Sendable {
+    case setActive(Bool, SetActiveOptions)
+    /// `nil` keeps the current value.
+    case setSession(category: Category?, options: CategoryOptions?, mode: Mode?)
+    case overrideOutputAudioPort(PortOverride)
+    /// `nil` returns to the default input.
+    case setPreferredInput(uid: String?)
+    case appState(ApplicationState)
+    case suspend(renderAnyway: Bool, fadeOut: Bool)
+    case wakeup
+    /// `file` `nil` plays the bundled chime.
+    case play(file: String?, loop: Bool, bus: DemoBus)
+    case stopAll(fadeOut: Duration)
+    case muteBackgroundMusic(Bool)
+    case route
+    case postEvent(event: String, gameObject: JSONValue?)
+    case quit
+
+    /// Every command and the fields it takes besides `cmd` and `id`, in the documented order.
+    static let fields: KeyValuePairs<String, [String]> = [
+        "setActive": ["active", "notifyOthersOnDeactivation"],
+        "setSession": ["category", "options", "mode"],
+        "overrideOutputAudioPort": ["port"],
+        "setPreferredInput": ["uid"],
+        "appState": ["state"],
+        "suspend": ["renderAnyway", "fadeOut"],
+        "wakeup": [],
+        "play": ["file", "loop", "bus"],
+        "stopAll": ["fadeOut"],
+        "muteBackgroundMusic": ["mute"],
+        "route": [],
+        "postEvent": ["event", "gameObject"],
+        "quit": [],
+    ]
+
+    /// The longest `stopAll` fade accepted, in seconds.
+    static let maxFadeOut = 60.0
+}
+
+/// The two buses the headless demo creates under master at start.
+enum DemoBus: String, Sendable, CaseIterable {
+    /// Sound effects.
+    case sfx
+    /// Music, flagged "mute for background music".
+    case music
+}
+
+/// A line the demo cannot act on: not JSON, no `cmd`, an unknown command or a
+/// bad field. Its code in the result line is `invalidCommand`.
+struct InvalidCommand: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// A stdin line as far as it could be read: the command name and `id` (for
+/// the result line, even when the rest is wrong) and the command or why not.
+struct ReceivedCommand {
+    /// `cmd` when the line had it as a string (even an unknown one).
+    var cmd: String?
+    /// The `id` as JSON text, when the line had a scalar `id`.
+    var id: String?
+    var command: Result<DemoCommand, InvalidCommand>
+
+    init(parsing line: String) {
+        cmd = nil
+        id = nil
+        command = .failure(InvalidCommand("unparsed"))
+        do throws(InvalidCommand) {
+            command = .success(try parse(line))
+        } catch {
+            command = .failure(error)
+        }
+    }
+
+    private mutating func parse(_ line: String) throws(InvalidCommand) -> DemoCommand {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line)
+        } catch {
+            throw InvalidCommand("not JSON: \(error)")
+        }
+        guard case .object(let pairs) = value else {
+            throw InvalidCommand("a command is a JSON object like {\"cmd\":\"route\"}, not \(value.typeName)")
+        }
+        var seen: Set<String> = []
+        for (key, _) in pairs where !seen.insert(key).inserted {
+            throw InvalidCommand("field '\(key)' appears more than once")
+        }
+        let object = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        if let rawID = object["id"] {
+            guard rawID.isScalar else {
+                throw InvalidCommand("'id' must be a string, number, boolean or null, not \(rawID.typeName)")
+            }
+            id = rawID.json
+        }
+        guard let rawCmd = object["cmd"] else {
+            throw InvalidCommand("missing field 'cmd' (the command name)")
+        }
+        guard case .string(let name) = rawCmd else {
+            throw InvalidCommand("'cmd' must be a string, not \(rawCmd.typeName)")
+        }
+        cmd = name
+        guard let allowed = DemoCommand.fields.first(where: { $0.key == name })?.value else {
+            throw InvalidCommand(
+                "unknown command '\(name)'; expected one of \(DemoCommand.fields.map(\.key).joined(separator: ", "))")
+        }
+        for key in object.keys.sorted() where key != "cmd" && key != "id" && !allowed.contains(key) {
+            let expected = allowed.isEmpty ? "\(name) takes no fields" : "\(name) takes \(allowed.joined(separator: ", "))"
+            throw InvalidCommand("unknown field '\(key)': \(expected)")
+        }
+        return try Fields(cmd: name, object: object).command()
+    }
+}
+
+/// The fields of one command object, read with their types checked.
+private struct Fields {
+    let cmd: String
+    let object: [String: JSONValue]
+
+    func bad(_ key: String, _ expected: String, got value: JSONValue) -> InvalidCommand {
+        InvalidCommand("\(cmd): '\(key)' must be \(expected), not \(value.typeName) \(value.json)")
+    }
+
+    func missing(_ key: String, _ expected: String) -> InvalidCommand {
+        InvalidCommand("\(cmd): missing field '\(key)' (\(expected))")
+    }
+
+    func bool(_ key: String) throws(InvalidCommand) -> Bool? {
+        guard let value = object[key] else { return nil }
+        guard case .bool(let b) = value else { throw bad(key, "true or false", got: value) }
+        return b
+    }
+
+    func requiredBool(_ key: String) throws(InvalidCommand) -> Bool {
+        guard let b = try bool(key) else { throw missing(key, "true or false") }
+        return b
+    }
+
+    func string(_ key: String, _ expected: String = "a string") throws(InvalidCommand) -> String? {
+        guard let value = object[key] else { return nil }
+        guard case .string(let s) = value else { throw bad(key, expected, got: value) }
+        return s
+    }
+
+    /// A string that must be one of `choices`.
+    func choice(_ key: String, _ choices: [String]) throws(InvalidCommand) -> String? {
+        let expected = choices.map { "\"\($0)\"" }.joined(separator: " or ")
+        guard let s = try string(key, expected) else { return nil }
+        guard choices.contains(s) else { throw bad(key, expected, got: .string(s)) }
+        return s
+    }
+
+    func requiredChoice(_ key: String, _ choices: [String]) throws(InvalidCommand) -> String {
+        guard let s = try choice(key, choices) else {
+            throw missing(key, choices.map { "\"\($0)\"" }.joined(separator: " or "))
+        }
+        return s
+    }
+
+    func command() throws(InvalidCommand) -> DemoCommand {
+        switch cmd {
+        case "setActive":
+            let active = try requiredBool("active")
+            let notify = try bool("notifyOthersOnDeactivation") ?? false
+            return .setActive(active, notify ? .notifyOthersOnDeactivation : [])
+        case "setSession":
+            return .setSession(category: try category(), options: try options(), mode: try mode())
+        case "overrideOutputAudioPort":
+            return .overrideOutputAudioPort(try requiredChoice("port", ["speaker", "none"]) == "speaker" ? .speaker : .none)
+        case "setPreferredInput":
+            guard let value = object["uid"] else { throw missing("uid", "a port uid, or null for the default input") }
+            switch value {
+            case .null: return .setPreferredInput(uid: nil)
+            case .string(let uid): return .setPreferredInput(uid: uid)
+            default: throw bad("uid", "a port uid string or null", got: value)
+            }
+        case "appState":
+            let state = try requiredChoice("state", ["background", "foreground"])
+            return .appState(state == "background" ? .background : .foreground)
+        case "suspend":
+            return .suspend(renderAnyway: try bool("renderAnyway") ?? false, fadeOut: try bool("fadeOut") ?? true)
+        case "wakeup":
+            return .wakeup
+        case "play":
+            let bus = try choice("bus", DemoBus.allCases.map(\.rawValue)).flatMap(DemoBus.init(rawValue:)) ?? .sfx
+            let file = try string("file", "a file path")
+            if file?.isEmpty == true { throw InvalidCommand("play: 'file' is empty; omit it to play the chime") }
+            return .play(file: file, loop: try bool("loop") ?? false, bus: bus)
+        case "stopAll":
+            return .stopAll(fadeOut: try fadeOut())
+        case "muteBackgroundMusic":
+            return .muteBackgroundMusic(try requiredBool("mute"))
+        case "route":
+            return .route
+        case "postEvent":
+            guard let event = try string("event", "an event name") else { throw missing("event", "an event name") }
+            if let gameObject = object["gameObject"] {
+                switch gameObject {
+                case .string, .number: break
+                default: throw bad("gameObject", "a game object ID (a number or a string)", got: gameObject)
+                }
+            }
+            return .postEvent(event: event, gameObject: object["gameObject"])
+        case "quit":
+            return .quit
+        default:
+            // DemoCommand.fields lists exactly the commands above.
+            preconditionFailure("command '\(cmd)' is in DemoCommand.fields but not parsed")
+        }
+    }
+
+    func category() throws(InvalidCommand) -> Category? {
+        let expected = "a category: \(Category.names.joined(separator: ", "))"
+        guard let name = try string("category", expected) else { return nil }
+        guard let category = Category(named: name) else { throw bad("category", expected, got: .string(name)) }
+        return category
+    }
+
+    func mode() throws(InvalidCommand) -> Mode? {
+        let expected = "a mode: \(Mode.names.joined(separator: ", "))"
+        guard let name = try string("mode", expected) else { return nil }
+        guard let mode = Mode(named: name) else { throw bad("mode", expected, got: .string(name)) }
+        return mode
+    }
+
+    func options() throws(InvalidCommand) -> CategoryOptions? {
+        let expected = "a list of option names from \(CategoryOptions.names.joined(separator: ", "))"
+        guard let value = object["options"] else { return nil }
+        guard case .array(let items) = value else { throw bad("options", expected, got: value) }
+        var options: CategoryOptions = []
+        for item in items {
+            guard case .string(let name) = item, let option = CategoryOptions(named: name) else {
+                throw InvalidCommand("setSession: 'options' has \(item.typeName) \(item.json); expected \(expected)")
+            }
+            options.insert(option)
+        }
+        return options
+    }
+
+    func fadeOut() throws(InvalidCommand) -> Duration {
+        let expected = "a number of seconds from 0 to \(Int(DemoCommand.maxFadeOut))"
+        guard let value = object["fadeOut"] else { return .zero }
+        guard case .number(let text) = value, let seconds = Double(text), seconds.isFinite,
+            seconds >= 0, seconds <= DemoCommand.maxFadeOut
+        else { throw bad("fadeOut", expected, got: value) }
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+}
