@@ -350,11 +350,15 @@ final class ServerModel {
             return
         }
         guard last != device else { return }
+        // Each move is judged on its own: an engine move and the user's move
+        // back within one coalescing window are two moves, not none.
         if output {
-            pendingOutputMove = (from: pendingOutputMove?.from ?? last, to: device)
+            if let pending = pendingOutputMove { judgeMove(from: pending.from, to: pending.to, output: true) }
+            pendingOutputMove = (from: last, to: device)
             ownPlaybackSink = device
         } else {
-            pendingInputMove = (from: pendingInputMove?.from ?? last, to: device)
+            if let pending = pendingInputMove { judgeMove(from: pending.from, to: pending.to, output: false) }
+            pendingInputMove = (from: last, to: device)
             ownCaptureSource = device
         }
         deviceChanged()

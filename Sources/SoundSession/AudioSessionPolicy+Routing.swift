@@ -25,7 +25,9 @@ extension AudioSessionPolicy {
     /// 4. the most recently connected accessory the category and options
     ///    allow (last in wins), its HFP endpoint when its accessory has one;
     /// 5. playAndRecord without defaultToSpeaker: the receiver; then the
-    ///    speaker; then (playAndRecord) the receiver after all.
+    ///    speaker; then (playAndRecord) the receiver after all; then a
+    ///    virtual device (a null sink: no accessory, so it never takes the
+    ///    route from real hardware by appearing — OBS and friends make them).
     ///
     /// Input: the built-in microphone under the speaker override; a move of
     /// our capture stream by the user; the game's preferred input; the user's
@@ -76,7 +78,7 @@ extension AudioSessionPolicy {
         {
             return hfp
         }
-        if let accessory = registry.newest(.output, where: { !$0.portType.isBuiltIn && allowed($0) }) {
+        if let accessory = registry.newest(.output, where: { $0.portType.isAccessory && allowed($0) }) {
             return hfpPartner(of: accessory, direction: .output) ?? accessory
         }
         let wantsReceiver =
@@ -88,6 +90,7 @@ extension AudioSessionPolicy {
         // when there is no speaker is better than no output at all.
         return registry.newest(.output) { $0.portType == .builtInSpeaker && allowed($0) }
             ?? registry.newest(.output) { $0.portType == .builtInReceiver && allowed($0) }
+            ?? registry.newest(.output) { $0.portType == .virtual && allowed($0) }
     }
 
     private func plannedInput(output: AudioEndpoint?) -> AudioEndpoint? {
@@ -100,7 +103,8 @@ extension AudioSessionPolicy {
         if let output, output.portType == .bluetoothHFP, let hfp = hfpPartner(of: output, direction: .input) {
             return hfp
         }
-        return registry.newest(.input, where: { !$0.portType.isBuiltIn && allowed($0) }) ?? builtInMic
+        return registry.newest(.input, where: { $0.portType.isAccessory && allowed($0) }) ?? builtInMic
+            ?? registry.newest(.input) { $0.portType == .virtual && allowed($0) }
     }
 
     /// The allowed Bluetooth HFP endpoint in `direction` of the same accessory,

@@ -60,6 +60,12 @@ extension PortType {
         }
     }
 
+    /// Whether the port is an accessory that takes part in "last in wins":
+    /// neither built in nor ``virtual`` (a virtual device is used when chosen
+    /// — a user move, the server default, the preferred input — or when
+    /// nothing else is present).
+    public var isAccessory: Bool { !isBuiltIn && self != .virtual }
+
     /// Whether the port is a Bluetooth media (A2DP or LE) output.
     public var isBluetoothMedia: Bool { self == .bluetoothA2DP || self == .bluetoothLE }
 

@@ -89,3 +89,10 @@ private func countingRender(_ context: UnsafeMutableRawPointer?, _ destination: 
     wrapped.pointee.entry(destination, frames: frames)
     se_alloc_counter_disarm()
 }
+
+extension MixerStatistics {
+    /// Every queued command was applied and at most `voices` voices remain.
+    func drained(leaving voices: Int) -> Bool {
+        commandsProcessed == commandsQueued && voicesActive <= voices
+    }
+}

@@ -22,6 +22,19 @@ import Testing
         #expect(policy.outputType == .builtInSpeaker, "a receiver exists only if a handset or earpiece is present")
     }
 
+    @Test func aVirtualDeviceAppearingTakesNeitherRouteButServesWhenNothingElseIs() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playAndRecord, [.defaultToSpeaker]), endpoints: Endpoints.laptop)
+        let nullSink = Endpoints.output("obs_null_sink", port: nil, .virtual)
+        let nullSource = Endpoints.input("obs_null_source", port: nil, .virtual)
+        let outputs = policy.handle(.endpointsChanged(appeared: [nullSink, nullSource], disappeared: []))
+        #expect(policy.outputType == .builtInSpeaker, "a null sink is no accessory: last in wins does not apply")
+        #expect(policy.inputType == .builtInMic)
+        #expect(outputs.routeChanges.isEmpty)
+        _ = policy.handle(.endpointsChanged(appeared: [], disappeared: [Endpoints.speaker.id, Endpoints.builtInMic.id]))
+        #expect(policy.outputType == .virtual, "with nothing else present the virtual device serves")
+        #expect(policy.inputType == .virtual)
+    }
+
     @Test func lastInWins() throws {
         var policy = try AudioSessionPolicy.connected(.with(.playback))
         var outputs = policy.handle(.endpointAppeared(Endpoints.headphones))

@@ -70,6 +70,7 @@ extension RenderCore {
                 i += 1
             }
         }
+        shared.pointee.voicesActive.store(activeCount, ordering: .relaxed)  // relaxed: a published number
         shared.pointee.rendering.store(false, ordering: .releasing)
     }
 
