@@ -25,8 +25,11 @@ extension AudioSessionPolicy {
                 winningMedia.insert(stream.id)
             }
         }
-        let becameAudible = stream.isAudible && !(previous?.isAudible ?? false)
-        if silencing && stream.isMedia && becameAudible && !mutedStreams.contains(stream.id) {
+        // Audible media now, and not before: it started, or its role arrived
+        // only in a later report.
+        let wasAudibleMedia = previous.map { $0.isAudible && $0.isMedia } ?? false
+        let becameAudibleMedia = stream.isAudible && stream.isMedia && !wasAudibleMedia
+        if silencing && becameAudibleMedia && !mutedStreams.contains(stream.id) {
             winningMedia.insert(stream.id)
         }
         // Media that won interrupts us until it stops playing or goes away.
