@@ -37,8 +37,10 @@ public struct CategoryOptions: OptionSet, Hashable, Sendable, Codable, CustomStr
     /// Settable only with playAndRecord; always on (implicitly, not
     /// settable) in ambient, soloAmbient and playback.
     public static let allowAirPlay = CategoryOptions(rawValue: 0x40)
-    /// Keep running when the hardware mutes the microphone (`0x80`).
-    /// Categories with input and output: playAndRecord, multiRoute.
+    /// Keep running when the input in use is muted (`0x80`; on Linux a
+    /// mic-mute key muting the source): no ``InterruptionReason/builtInMicMuted``
+    /// interruption, the microphone delivers silence. Categories with input
+    /// and output: playAndRecord, multiRoute.
     public static let overrideMutedMicrophoneInterruption = CategoryOptions(rawValue: 0x80)
 
     static var namedOptions: [(option: CategoryOptions, name: String)] {

@@ -5,7 +5,8 @@ public struct Interruption: Hashable, Sendable, Codable {
     public var type: InterruptionType
     /// For ended: whether the system lets the session resume.
     public var options: InterruptionOptions
-    /// For began: why (always ``InterruptionReason/default`` on Linux).
+    /// For began: why (``InterruptionReason/default``, or
+    /// ``InterruptionReason/builtInMicMuted`` for a muted input).
     public var reason: InterruptionReason?
     /// For began: what interrupted the session.
     public var source: InterruptionSource?

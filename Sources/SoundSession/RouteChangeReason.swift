@@ -6,7 +6,10 @@ public enum RouteChangeReason: UInt, Hashable, Sendable, Codable, CaseIterable {
     case newDeviceAvailable = 1
     /// The device of the route went away, e.g. headphones unplugged (`2`).
     case oldDeviceUnavailable = 2
-    /// The category (or its options or mode) changed (`3`).
+    /// The category (or its options or mode) changed (`3`); for a session
+    /// that was inactive, at the activation that put the change in effect.
+    /// Also a Bluetooth headset switching profile for a call (A2DP ↔
+    /// hands-free): the call's session changed the shared route.
     case categoryChange = 3
     /// The route was overridden: ``PortOverride``, a preferred input, or the
     /// user moving the stream or changing the default device (`4`).
