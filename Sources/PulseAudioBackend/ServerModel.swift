@@ -195,6 +195,8 @@ final class ServerModel {
         request.onFinish = { [unowned self] in
             pending[key]?.operation?.unref()
             pending[key] = nil
+            // A control thread may be waiting for this answer (start, perform).
+            mainloop.signal()
         }
         return true
     }
