@@ -225,6 +225,45 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         print("ServerModelTests[\(server.kind)]: user move reported \(report.map { "\($0.at - moved)" } ?? "never") after pactl started")
     }
 
+    @Test func aUserDefaultChangeIsReportedButAFallbackAfterRemovalIsNot() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let events = TimedEvents()
+        let (backend, _, _) = try openBackend(server, events)
+        defer { backend.close() }
+        let module = try loadUSBHeadphones(server)
+        let plugged = events.first(after: .now - .seconds(5)) {
+            if case .endpointsChanged(let a, _) = $0 { return a.contains { $0.id == usbHeadphones } } else { return false }
+        }
+        #expect(plugged != nil)
+
+        // The user picks the new device as default: reported; our stream,
+        // which follows the default, moving with it is not a user move.
+        let chosen = ContinuousClock.now
+        try server.pactl("set-default-sink", "usbhp")
+        let report = events.first(after: chosen) { if case .defaultOutputChanged = $0 { true } else { false } }
+        #expect(report?.event == .defaultOutputChanged(usbHeadphones), "\(events.after(chosen).map(\.event))")
+        let afterChoice = events.settle(after: chosen, for: .milliseconds(300))
+        #expect(!afterChoice.contains { if case .streamMovedByUser = $0 { true } else { false } }, "\(afterChoice)")
+
+        // The default device goes away: the server falls back to the speaker.
+        // That is the disappearance, not a user choice, and our stream's
+        // rescue move is not a user move either.
+        let unplugged = ContinuousClock.now
+        try server.pactl("unload-module", module)
+        let gone = events.first(after: unplugged) {
+            if case .endpointsChanged(_, let d) = $0 { return d.contains(usbHeadphones) } else { return false }
+        }
+        #expect(gone != nil)
+        let afterRemoval = events.settle(after: unplugged, for: .milliseconds(300))
+        #expect(!afterRemoval.contains {
+            switch $0 {
+            case .defaultOutputChanged, .streamMovedByUser: true
+            default: false
+            }
+        }, "\(afterRemoval)")
+    }
+
     @Test func muteAndDuckOtherStreamsAndRestoreExactly() throws {
         let server = try PrivateSoundServer()
         defer { server.stop() }
