@@ -195,7 +195,7 @@ final class ServerModel {
         request.onFinish = { [unowned self] in
             pending[key]?.operation?.unref()
             pending[key] = nil
-            // Wake a control thread waiting (with the lock) for this answer.
+            // A control thread may be waiting for this answer (start, perform).
             mainloop.signal()
         }
         return true

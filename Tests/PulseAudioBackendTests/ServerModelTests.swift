@@ -1,0 +1,347 @@
+import Foundation
+@testable import PulseAudioBackend
+import SoundBackend
+import SoundCore
+import SoundServerSupport
+import SoundSession
+import Testing
+
+/// System events a backend reported, with the time each arrived, and a way to
+/// wait for one until a deadline (a condition variable, no polling sleeps).
+final class TimedEvents: @unchecked Sendable {
+    // @unchecked: `events` is only touched with `condition` locked.
+    private let condition = NSCondition()
+    private var events: [(at: ContinuousClock.Instant, event: SystemEvent)] = []
+
+    var handler: BackendEventHandler {
+        { [self] event in
+            guard case .system(let system) = event else { return }
+            condition.lock()
+            events.append((.now, system))
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Every event since `since`.
+    func after(_ since: ContinuousClock.Instant) -> [(at: ContinuousClock.Instant, event: SystemEvent)] {
+        condition.lock()
+        defer { condition.unlock() }
+        return events.filter { $0.at >= since }
+    }
+
+    /// The first event after `since` matching `match`, waiting up to `timeout`.
+    func first(
+        after since: ContinuousClock.Instant, within timeout: Duration = .seconds(3), _ match: (SystemEvent) -> Bool
+    ) -> (at: ContinuousClock.Instant, event: SystemEvent)? {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let hit = events.first(where: { $0.at >= since && match($0.event) }) { return hit }
+            if !condition.wait(until: deadline) { return events.first(where: { $0.at >= since && match($0.event) }) }
+        }
+    }
+
+    /// Waits `duration` for more events (to check that no others came), then returns those after `since`.
+    func settle(after since: ContinuousClock.Instant, for duration: Duration) -> [SystemEvent] {
+        let until = ContinuousClock.now.advanced(by: duration)
+        condition.lock()
+        while ContinuousClock.now < until {
+            _ = condition.wait(until: Date().addingTimeInterval(0.02))
+        }
+        condition.unlock()
+        return after(since).map(\.event)
+    }
+}
+
+private let usbHeadphones = EndpointID(.output, device: "usbhp")
+
+/// Loads the "USB Headphones" null sink; returns the module index.
+private func loadUSBHeadphones(_ server: PrivateSoundServer) throws -> String {
+    try server.pactl(
+        "load-module", "module-null-sink", "sink_name=usbhp",
+        "sink_properties='device.description=\"USB Headphones\" device.bus=usb device.form_factor=headphone'"
+    ).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Starts `pacat` as another client playing silence with `media.role=music`.
+private func startMusicClient(_ server: PrivateSoundServer) throws -> Subprocess {
+    try Subprocess(
+        ["pacat", "--property=media.role=music", "--latency-msec=50", "/dev/zero"],
+        extraEnvironment: ["PULSE_SERVER": server.address], captureStderr: false)
+}
+
+/// The server's sink inputs as `pactl --format=json` prints them.
+private func sinkInputJSON(_ server: PrivateSoundServer) throws -> [[String: Any]] {
+    let json = try server.pactl("--format=json", "list", "sink-inputs")
+    return try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
+}
+
+/// The name of the sink our stream (sink input `index`) plays on.
+private func sinkName(ofSinkInput index: UInt32, _ server: PrivateSoundServer) throws -> String? {
+    let sinks = try server.pactl("list", "short", "sinks").split(separator: "\n").map { $0.split(separator: "\t") }
+    let inputs = try server.pactl("list", "short", "sink-inputs").split(separator: "\n").map { $0.split(separator: "\t") }
+    guard let input = inputs.first(where: { $0.first.map(String.init) == String(index) }), input.count > 1,
+        let sink = sinks.first(where: { $0.first == input[1] }), sink.count > 1
+    else { return nil }
+    return String(sink[1])
+}
+
+/// Channel volumes (`pa_volume_t`) of one sink input.
+private func volumes(of index: UInt32, _ server: PrivateSoundServer) throws -> [Int] {
+    guard let input = try sinkInputJSON(server).first(where: { ($0["index"] as? Int) == Int(index) }),
+        let volume = input["volume"] as? [String: Any]
+    else { return [] }
+    return volume.keys.sorted().compactMap { (volume[$0] as? [String: Any])?["value"] as? Int }
+}
+
+private func muted(_ index: UInt32, _ server: PrivateSoundServer) throws -> Bool? {
+    try sinkInputJSON(server).first(where: { ($0["index"] as? Int) == Int(index) })?["mute"] as? Bool
+}
+
+private func openBackend(_ server: PrivateSoundServer, _ events: TimedEvents) throws -> (PulseAudioBackend, GrantedStream, ToneGenerator) {
+    let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
+    let backend = PulseAudioBackend()
+    let granted = try backend.open(configuration(server), render: tone.entry, events: events.handler)
+    return (backend, granted, tone)
+}
+
+/// Waits for another client's music stream to be reported running; returns its id.
+private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.Instant) -> StreamID? {
+    let hit = events.first(after: since, within: .seconds(5)) {
+        if case .otherStreamChanged(let s) = $0 { return s.role == .music && s.isRunning }
+        return false
+    }
+    if case .otherStreamChanged(let s)? = hit?.event { return s.id }
+    return nil
+}
+
+@Suite(.serialized) struct ServerModelTests {
+    @Test func snapshotListsTheSpeakerAsTheDefaultBuiltInSpeaker() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let events = TimedEvents()
+        let (backend, granted, _) = try openBackend(server, events)
+        defer { backend.close() }
+        let snapshot = granted.snapshot
+        let speaker = snapshot.endpoints.first { $0.id.device == "speaker" && $0.direction == .output }
+        #expect(speaker?.portType == .builtInSpeaker, "endpoints: \(snapshot.endpoints)")
+        #expect(speaker?.name == "Speaker")
+        #expect(snapshot.defaultOutput == speaker?.id)
+        #expect(snapshot.ownClient != nil)
+        // Monitors are not endpoints; our own stream is not another client's.
+        #expect(!snapshot.endpoints.contains { $0.id.device.hasSuffix(".monitor") })
+        #expect(snapshot.streams.allSatisfy { $0.client != snapshot.ownClient })
+    }
+
+    @Test func pluggingAndUnpluggingADeviceIsOneCoalescedChangeEach() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let events = TimedEvents()
+        let (backend, _, _) = try openBackend(server, events)
+        defer { backend.close() }
+
+        let beforeLoad = ContinuousClock.now
+        let module = try loadUSBHeadphones(server)
+        let loaded = ContinuousClock.now
+        let appeared = events.first(after: beforeLoad) {
+            if case .endpointsChanged(let a, _) = $0 { return a.contains { $0.id == usbHeadphones } }
+            return false
+        }
+        let delay = appeared.map { $0.at - loaded }
+        print("ServerModelTests[\(server.kind)]: endpoint appeared \(delay.map { "\($0)" } ?? "never") after load-module returned (load took \(loaded - beforeLoad))")
+        #expect(delay != nil && delay! < .milliseconds(150), "appeared after \(String(describing: delay))")
+        let afterLoad = events.settle(after: beforeLoad, for: .milliseconds(400))
+        let loadChanges = afterLoad.filter { if case .endpointsChanged = $0 { true } else { false } }
+        #expect(loadChanges.count == 1, "\(afterLoad)")
+        if case .endpointsChanged(let a, let d)? = loadChanges.first {
+            #expect(a.map(\.id) == [usbHeadphones] && d.isEmpty)
+            #expect(a.first?.portType == .usbAudio)
+            #expect(a.first?.name == "USB Headphones")
+        }
+        #expect(!afterLoad.contains { if case .defaultOutputChanged = $0 { true } else { false } }, "\(afterLoad)")
+
+        let beforeUnload = ContinuousClock.now
+        try server.pactl("unload-module", module)
+        let unloaded = ContinuousClock.now
+        let gone = events.first(after: beforeUnload) {
+            if case .endpointsChanged(_, let d) = $0 { return d.contains(usbHeadphones) }
+            return false
+        }
+        print("ServerModelTests[\(server.kind)]: endpoint disappeared \(gone.map { "\($0.at - unloaded)" } ?? "never") after unload-module returned")
+        #expect(gone != nil && gone!.at - unloaded < .milliseconds(150))
+        let afterUnload = events.settle(after: beforeUnload, for: .milliseconds(400))
+        let unloadChanges = afterUnload.filter { if case .endpointsChanged = $0 { true } else { false } }
+        #expect(unloadChanges == [.endpointsChanged(appeared: [], disappeared: [usbHeadphones])], "\(afterUnload)")
+    }
+
+    @Test func anotherClientsMusicIsReportedRunningAndRemoved() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let events = TimedEvents()
+        let (backend, granted, _) = try openBackend(server, events)
+        defer { backend.close() }
+        let start = ContinuousClock.now
+        let pacat = try startMusicClient(server)
+        let id = runningMusic(events, after: start)
+        #expect(id != nil, "\(events.after(start).map(\.event))")
+        if case .otherStreamChanged(let s)? = events.first(after: start, { if case .otherStreamChanged = $0 { true } else { false } })?.event {
+            #expect(s.client != granted.snapshot.ownClient)
+        }
+        let killed = ContinuousClock.now
+        pacat.kill()
+        let removed = events.first(after: killed) { $0 == .otherStreamRemoved(id ?? StreamID(rawValue: .max)) }
+        #expect(removed != nil, "\(events.after(killed).map(\.event))")
+        // Our own stream never shows up as another client's.
+        #expect(!events.after(start).contains {
+            if case .otherStreamChanged(let s) = $0.event { return s.id.rawValue == backend.streamIndex } else { return false }
+        })
+    }
+
+    @Test func selectingAnOutputMovesOurStreamSilentlyAndAUserMoveIsReported() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let events = TimedEvents()
+        let (backend, _, _) = try openBackend(server, events)
+        defer { backend.close() }
+        _ = try loadUSBHeadphones(server)
+        let plugged = events.first(after: .now - .seconds(5)) {
+            if case .endpointsChanged(let a, _) = $0 { return a.contains { $0.id == usbHeadphones } } else { return false }
+        }
+        #expect(plugged != nil)
+        let index = try #require(backend.streamIndex)
+
+        let selected = ContinuousClock.now
+        try backend.perform(.selectOutput(usbHeadphones))
+        #expect(try sinkName(ofSinkInput: index, server) == "usbhp")
+        let afterSelect = events.settle(after: selected, for: .milliseconds(300))
+        #expect(!afterSelect.contains { if case .streamMovedByUser = $0 { true } else { false } }, "\(afterSelect)")
+
+        let moved = ContinuousClock.now
+        try server.pactl("move-sink-input", String(index), "speaker")
+        let report = events.first(after: moved) { if case .streamMovedByUser = $0 { true } else { false } }
+        #expect(report?.event == .streamMovedByUser(EndpointID(.output, device: "speaker")), "\(events.after(moved).map(\.event))")
+        print("ServerModelTests[\(server.kind)]: user move reported \(report.map { "\($0.at - moved)" } ?? "never") after pactl started")
+    }
+
+    @Test func aUserDefaultChangeIsReportedButAFallbackAfterRemovalIsNot() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let events = TimedEvents()
+        let (backend, _, _) = try openBackend(server, events)
+        defer { backend.close() }
+        let module = try loadUSBHeadphones(server)
+        let plugged = events.first(after: .now - .seconds(5)) {
+            if case .endpointsChanged(let a, _) = $0 { return a.contains { $0.id == usbHeadphones } } else { return false }
+        }
+        #expect(plugged != nil)
+
+        // The user picks the new device as default: reported; our stream,
+        // which follows the default, moving with it is not a user move.
+        let chosen = ContinuousClock.now
+        try server.pactl("set-default-sink", "usbhp")
+        let report = events.first(after: chosen) { if case .defaultOutputChanged = $0 { true } else { false } }
+        #expect(report?.event == .defaultOutputChanged(usbHeadphones), "\(events.after(chosen).map(\.event))")
+        let afterChoice = events.settle(after: chosen, for: .milliseconds(300))
+        #expect(!afterChoice.contains { if case .streamMovedByUser = $0 { true } else { false } }, "\(afterChoice)")
+
+        // The default device goes away: the server falls back to the speaker.
+        // That is the disappearance, not a user choice, and our stream's
+        // rescue move is not a user move either.
+        let unplugged = ContinuousClock.now
+        try server.pactl("unload-module", module)
+        let gone = events.first(after: unplugged) {
+            if case .endpointsChanged(_, let d) = $0 { return d.contains(usbHeadphones) } else { return false }
+        }
+        #expect(gone != nil)
+        let afterRemoval = events.settle(after: unplugged, for: .milliseconds(300))
+        #expect(!afterRemoval.contains {
+            switch $0 {
+            case .defaultOutputChanged, .streamMovedByUser: true
+            default: false
+            }
+        }, "\(afterRemoval)")
+    }
+
+    @Test func muteAndDuckOtherStreamsAndRestoreExactly() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let events = TimedEvents()
+        let (backend, _, _) = try openBackend(server, events)
+        defer { backend.close() }
+        let start = ContinuousClock.now
+        let pacat = try startMusicClient(server)
+        defer { pacat.kill() }
+        let id = try #require(runningMusic(events, after: start))
+
+        try backend.perform(.muteOtherStreams([id]))
+        #expect(try muted(id.rawValue, server) == true)
+        let client = clientOf(id, events)
+        let mutedReport = OtherStream(id: id, client: client, role: .music, isRunning: true, isMuted: true)
+        #expect(events.first(after: start) { $0 == .otherStreamChanged(mutedReport) } != nil)
+        try backend.perform(.unmuteOtherStreams([id]))
+        #expect(try muted(id.rawValue, server) == false)
+
+        try server.pactl("set-sink-input-volume", String(id.rawValue), "70%")
+        #expect(eventually(within: 2) { (try? volumes(of: id.rawValue, server))?.first.map { abs($0 - 45_875) < 700 } ?? false })
+        let original = try volumes(of: id.rawValue, server)
+        try backend.perform(.duckOtherStreams([id], factor: 0.2))
+        let ducked = try volumes(of: id.rawValue, server)
+        // factor is linear amplitude; pa_volume_t is a cubic scale: 0.2 ≙ ∛0.2 ≈ 58.5 % of the value.
+        let expected = original.map { Int((Double($0) * cbrt(0.2)).rounded()) }
+        #expect(ducked.count == original.count && zip(ducked, expected).allSatisfy { abs($0 - $1) <= 2 }, "\(original) → \(ducked)")
+        try backend.perform(.unduckOtherStreams([id]))
+        #expect(try volumes(of: id.rawValue, server) == original)
+        print("ServerModelTests[\(server.kind)]: volume \(original) ducked to \(ducked), restored \(try volumes(of: id.rawValue, server))")
+
+        // The user changes the volume while ducked: theirs stays.
+        try backend.perform(.duckOtherStreams([id], factor: 0.2))
+        try server.pactl("set-sink-input-volume", String(id.rawValue), "50%")
+        #expect(eventually(within: 2) { (try? volumes(of: id.rawValue, server))?.first.map { abs($0 - 32_768) < 700 } ?? false })
+        let users = try volumes(of: id.rawValue, server)
+        try backend.perform(.unduckOtherStreams([id]))
+        #expect(try volumes(of: id.rawValue, server) == users)
+
+        // Streams that went away are not an error.
+        pacat.kill()
+        _ = events.first(after: start) { $0 == .otherStreamRemoved(id) }
+        try backend.perform(.muteOtherStreams([id]))
+        try backend.perform(.duckOtherStreams([id], factor: 0.5))
+        try backend.perform(.unduckOtherStreams([id]))
+    }
+
+    @Test func portClassificationFollowsTheTable() {
+        #expect(classifyPort(PortFacts(direction: .output, properties: ["device.form_factor": "speaker"])) == .builtInSpeaker)
+        #expect(classifyPort(PortFacts(direction: .output, properties: ["device.form_factor": "handset"])) == .builtInReceiver)
+        #expect(classifyPort(PortFacts(direction: .output, properties: ["device.form_factor": "headset"])) == .headphones)
+        #expect(classifyPort(PortFacts(direction: .input, properties: ["device.form_factor": "headset"])) == .headsetMic)
+        #expect(classifyPort(PortFacts(direction: .input, properties: ["device.form_factor": "microphone"])) == .builtInMic)
+        #expect(classifyPort(PortFacts(direction: .output, properties: ["device.bus": "usb", "device.form_factor": "headphone"])) == .usbAudio)
+        #expect(classifyPort(PortFacts(direction: .output, properties: ["device.bus": "bluetooth", "bluetooth.protocol": "a2dp_sink"])) == .bluetoothA2DP)
+        #expect(classifyPort(PortFacts(direction: .output, properties: ["device.bus": "bluetooth", "api.bluez5.profile": "headset-head-unit"])) == .bluetoothHFP)
+        #expect(classifyPort(PortFacts(direction: .input, properties: ["device.bus": "bluetooth", "device.form_factor": "hands-free"])) == .bluetoothHFP)
+        #expect(classifyPort(PortFacts(direction: .output, properties: ["device.form_factor": "tv"])) == .hdmi)
+        #expect(classifyPort(PortFacts(direction: .output, properties: ["device.api": "raop"])) == .airPlay)
+        #expect(classifyPort(PortFacts(direction: .output, properties: ["device.description": "Null Output"])) == .virtual)
+        #expect(classifyPort(PortFacts(direction: .output, portType: PADevicePortType.headphones.rawValue,
+                                       portName: "analog-output-headphones", properties: ["device.api": "alsa"], hasCard: true)) == .headphones)
+        #expect(classifyPort(PortFacts(direction: .output, portType: PADevicePortType.speaker.rawValue,
+                                       portName: "analog-output-speaker", properties: ["device.api": "alsa"], hasCard: true)) == .builtInSpeaker)
+        #expect(classifyPort(PortFacts(direction: .input, portType: PADevicePortType.mic.rawValue,
+                                       portName: "analog-input-internal-mic", hasCard: true)) == .builtInMic)
+        #expect(classifyPort(PortFacts(direction: .input, portType: PADevicePortType.mic.rawValue,
+                                       portName: "analog-input-headset-mic", hasCard: true)) == .headsetMic)
+        #expect(classifyPort(PortFacts(direction: .output, portType: 0, portName: "hdmi-output-0", hasCard: true)) == .hdmi)
+        #expect(classifyPort(PortFacts(direction: .output, portType: PADevicePortType.earpiece.rawValue, portName: "earpiece", hasCard: true)) == .builtInReceiver)
+        #expect(classifyPort(PortFacts(direction: .output, portType: PADevicePortType.car.rawValue, portName: "car", hasCard: true)) == .carAudio)
+    }
+}
+
+/// The client of a stream as first reported.
+private func clientOf(_ id: StreamID, _ events: TimedEvents) -> ClientID {
+    for (_, event) in events.after(.now - .seconds(3600)) {
+        if case .otherStreamChanged(let s) = event, s.id == id { return s.client }
+    }
+    return ClientID(rawValue: .max)
+}
