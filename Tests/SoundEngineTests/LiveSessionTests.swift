@@ -4,20 +4,26 @@ import SoundServerSupport
 import Synchronization
 import Testing
 
-/// Every event an engine delivers, collected from its `events()` stream.
+/// Every session event an engine delivers, collected by its callbacks on the
+/// event thread (not an async stream: the test functions block the
+/// cooperative pool's few threads while they wait).
 final class EventLog: Sendable {
-    private final class Store: Sendable {
-        let events = Mutex<[SessionEvent]>([])
-    }
-    private let store = Store()
+    private let events = Mutex<[SessionEvent]>([])
 
-    init(_ engine: SoundEngineInstance) {
-        let stream = engine.events()
-        let store = self.store
-        Task.detached { for await event in stream { store.events.withLock { $0.append(event) } } }
+    /// Callbacks that append what they are told.
+    var callbacks: AudioCallbacks {
+        var c = AudioCallbacks()
+        c.interruptionCallback = { [self] in append(.interruption($0)) }
+        c.routeChangeCallback = { [self] in append(.routeChange($0)) }
+        c.otherAudioPlayingCallback = { [self] in append(.otherAudioPlaying($0)) }
+        c.mediaServicesLostCallback = { [self] in append(.mediaServicesWereLost) }
+        c.mediaServicesResetCallback = { [self] in append(.mediaServicesWereReset) }
+        return c
     }
 
-    var all: [SessionEvent] { store.events.withLock { $0 } }
+    private func append(_ event: SessionEvent) { events.withLock { $0.append(event) } }
+
+    var all: [SessionEvent] { events.withLock { $0 } }
 
     /// Waits until an event matching `match` arrived after `from` (an index
     /// into `all`); returns it.
@@ -41,21 +47,20 @@ final class LiveSession {
     let log: EventLog
     static let applicationName = "SoundEngine live test"
 
-    init(_ session: SessionConfiguration, server: PrivateSoundServer? = nil, callbacks: AudioCallbacks = AudioCallbacks())
-        throws
-    {
+    init(_ session: SessionConfiguration, server: PrivateSoundServer? = nil) throws {
         let server = try server ?? PrivateSoundServer()
         self.server = server
+        let log = EventLog()
+        self.log = log
         var p = platform(server, session)
         p.applicationName = Self.applicationName
-        p.audioCallbacks = callbacks
+        p.audioCallbacks = log.callbacks
         do {
             engine = try SoundEngineInstance(InitSettings(), p)
         } catch {
             server.stop()
             throw error
         }
-        log = EventLog(engine)
     }
 
     func stop() {
