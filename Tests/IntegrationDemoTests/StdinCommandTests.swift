@@ -106,10 +106,9 @@ import Testing
         // NEEDS THE SERVER MODEL (engine work in progress on another branch):
         // until the engine learns the server's devices, routes are empty.
         // Once it does, the private server's "speaker" null sink is the route.
-        withKnownIssue("routes are empty until the engine's server model is merged", isIntermittent: true) {
-            let outputs = current["outputs"] as? [[String: Any]] ?? []
-            #expect(outputs.first?["portType"] as? String == PortType.builtInSpeaker.rawValue)
-        }
+        let outputs = current["outputs"] as? [[String: Any]] ?? []
+        #expect(outputs.first?["portType"] as? String == PortType.builtInSpeaker.rawValue)
+        #expect(outputs.first?["uid"] as? String == "speaker")
 
         let muted = objects.first { $0["event"] as? String == "backgroundMusicMuted" }
         #expect(muted?["muted"] as? Bool == true, "\(demo.lines)")
