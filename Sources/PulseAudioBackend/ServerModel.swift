@@ -350,15 +350,13 @@ final class ServerModel {
             return
         }
         guard last != device else { return }
-        // Each move is judged on its own: an engine move and the user's move
-        // back within one coalescing window are two moves, not none.
+        // Judged at the flush, from where the stream was to where it is now:
+        // pipewire-pulse may report a stale sink in between.
         if output {
-            if let pending = pendingOutputMove { judgeMove(from: pending.from, to: pending.to, output: true) }
-            pendingOutputMove = (from: last, to: device)
+            pendingOutputMove = (from: pendingOutputMove?.from ?? last, to: device)
             ownPlaybackSink = device
         } else {
-            if let pending = pendingInputMove { judgeMove(from: pending.from, to: pending.to, output: false) }
-            pendingInputMove = (from: last, to: device)
+            pendingInputMove = (from: pendingInputMove?.from ?? last, to: device)
             ownCaptureSource = device
         }
         deviceChanged()
@@ -436,9 +434,14 @@ final class ServerModel {
     /// default because the engine never selected a device.
     private func judgeMove(from: String?, to: String, output: Bool) {
         let devices = output ? sinks : sources
-        guard from != to, let device = devices.values.first(where: { $0.name == to }) else { return }
-        let oldGone = from.map { name in !devices.values.contains { $0.name == name } } ?? true
         let target = output ? outputTarget : inputTarget
+        // Back where it was within one burst is no move — unless that is not
+        // where the engine put it (the engine's move and the user's move back
+        // fell into the same window).
+        guard from != to || (target != nil && target?.device != to),
+            let device = devices.values.first(where: { $0.name == to })
+        else { return }
+        let oldGone = from.map { name in !devices.values.contains { $0.name == name } } ?? true
         let defaultName = output ? defaultSinkName : defaultSourceName
         if oldGone || isFilter(device) || target?.device == to || (target == nil && to == defaultName) { return }
         emit(.streamMovedByUser(EndpointID(output ? .output : .input, device: to, port: device.activePort)))

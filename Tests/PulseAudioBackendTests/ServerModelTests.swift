@@ -100,6 +100,8 @@ private func muted(_ index: UInt32, _ server: PrivateSoundServer) throws -> Bool
     try sinkInputJSON(server).first(where: { ($0["index"] as? Int) == Int(index) })?["mute"] as? Bool
 }
 
+/// Opens a backend on `server`. The tone must outlive the backend (the
+/// render thread reads it until `close`): keep it until after closing.
 private func openBackend(_ server: PrivateSoundServer, _ events: TimedEvents) throws -> (PulseAudioBackend, GrantedStream, ToneGenerator) {
     let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
     let backend = PulseAudioBackend()
@@ -122,8 +124,8 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         let server = try PrivateSoundServer()
         defer { server.stop() }
         let events = TimedEvents()
-        let (backend, granted, _) = try openBackend(server, events)
-        defer { backend.close() }
+        let (backend, granted, tone) = try openBackend(server, events)
+        defer { backend.close(); withExtendedLifetime(tone) {} }
         let snapshot = granted.snapshot
         let speaker = snapshot.endpoints.first { $0.id.device == "speaker" && $0.direction == .output }
         #expect(speaker?.portType == .builtInSpeaker, "endpoints: \(snapshot.endpoints)")
@@ -139,8 +141,8 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         let server = try PrivateSoundServer()
         defer { server.stop() }
         let events = TimedEvents()
-        let (backend, _, _) = try openBackend(server, events)
-        defer { backend.close() }
+        let (backend, _, tone) = try openBackend(server, events)
+        defer { backend.close(); withExtendedLifetime(tone) {} }
 
         let beforeLoad = ContinuousClock.now
         let module = try loadUSBHeadphones(server)
@@ -180,8 +182,8 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         let server = try PrivateSoundServer()
         defer { server.stop() }
         let events = TimedEvents()
-        let (backend, granted, _) = try openBackend(server, events)
-        defer { backend.close() }
+        let (backend, granted, tone) = try openBackend(server, events)
+        defer { backend.close(); withExtendedLifetime(tone) {} }
         let start = ContinuousClock.now
         let pacat = try startMusicClient(server)
         let id = runningMusic(events, after: start)
@@ -203,14 +205,17 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         let server = try PrivateSoundServer()
         defer { server.stop() }
         let events = TimedEvents()
-        let (backend, _, _) = try openBackend(server, events)
-        defer { backend.close() }
+        let (backend, _, tone) = try openBackend(server, events)
+        defer { backend.close(); withExtendedLifetime(tone) {} }
         _ = try loadUSBHeadphones(server)
         let plugged = events.first(after: .now - .seconds(5)) {
             if case .endpointsChanged(let a, _) = $0 { return a.contains { $0.id == usbHeadphones } } else { return false }
         }
         #expect(plugged != nil)
         let index = try #require(backend.streamIndex)
+        // Playing, as a game would be: pipewire-pulse reports a corked
+        // stream's new sink only once it is linked again (~0.7 s later).
+        try backend.setPaused(false)
 
         let selected = ContinuousClock.now
         try backend.perform(.selectOutput(usbHeadphones))
@@ -229,8 +234,8 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         let server = try PrivateSoundServer()
         defer { server.stop() }
         let events = TimedEvents()
-        let (backend, _, _) = try openBackend(server, events)
-        defer { backend.close() }
+        let (backend, _, tone) = try openBackend(server, events)
+        defer { backend.close(); withExtendedLifetime(tone) {} }
         let module = try loadUSBHeadphones(server)
         let plugged = events.first(after: .now - .seconds(5)) {
             if case .endpointsChanged(let a, _) = $0 { return a.contains { $0.id == usbHeadphones } } else { return false }
@@ -268,8 +273,8 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         let server = try PrivateSoundServer()
         defer { server.stop() }
         let events = TimedEvents()
-        let (backend, _, _) = try openBackend(server, events)
-        defer { backend.close() }
+        let (backend, _, tone) = try openBackend(server, events)
+        defer { backend.close(); withExtendedLifetime(tone) {} }
         let start = ContinuousClock.now
         let pacat = try startMusicClient(server)
         defer { pacat.kill() }
