@@ -435,12 +435,28 @@ final class ServerModel {
     private func judgeMove(from: String?, to: String, output: Bool) {
         let devices = output ? sinks : sources
         let target = output ? outputTarget : inputTarget
-        // Back where it was within one burst is no move — unless that is not
-        // where the engine put it (the engine's move and the user's move back
-        // fell into the same window).
-        guard from != to || (target != nil && target?.device != to),
-            let device = devices.values.first(where: { $0.name == to })
-        else { return }
+        guard let device = devices.values.first(where: { $0.name == to }) else { return }
+        if from == to {
+            // Back where it was within one burst is no move — unless that is
+            // not where the engine put it (the engine's move and the user's
+            // move back fell into one window). Reports can be stale
+            // (pipewire-pulse, a rescue racing our move): ask the server
+            // where the stream is now and judge that answer.
+            // A target that went away was a rescue by the server, and an
+            // engine move since the judgement makes the answer moot.
+            guard output, let target, target.device != to, devices.values.contains(where: { $0.name == target.device }),
+                let index = ownPlaybackIndex
+            else { return }
+            issue(PAListRequest<PASinkInputInfo>(
+                onItem: { [unowned self] info in
+                    guard !stopped, info.index == ownPlaybackIndex, outputTarget == target, let now = sinks[info.sink],
+                        now.name != target.device, !isFilter(now)
+                    else { return }
+                    emit(.streamMovedByUser(EndpointID(.output, device: now.name, port: now.activePort)))
+                }, onEnd: { _ in })
+            ) { context.getSinkInputs(index, $0) }
+            return
+        }
         let oldGone = from.map { name in !devices.values.contains { $0.name == name } } ?? true
         let defaultName = output ? defaultSinkName : defaultSourceName
         if oldGone || isFilter(device) || target?.device == to || (target == nil && to == defaultName) { return }

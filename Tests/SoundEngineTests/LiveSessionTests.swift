@@ -178,7 +178,7 @@ let handset = ["device.description": "Handset", "device.form_factor": "handset"]
         #expect(live.engine.audioSession.outputPortOverride == .none, "a route change ends the override")
         try headphones.remove()
         #expect(eventually { live.engine.audioSession.currentRoute.outputs.first?.portType == .builtInReceiver },
-                "after the unplug the route is the receiver again, not the speaker")
+                "after the unplug the route is the receiver again, not the speaker: \(live.log.all)")
         #expect(eventually { (try? live.ourSink()) == "handset" })
     }
 
