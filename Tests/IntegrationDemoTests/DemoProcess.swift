@@ -1,24 +1,21 @@
-import CTestSupport  // reached through SoundServerSupport: pipe2(O_CLOEXEC), closefrom
+import CTestSupport  // reached through SoundServerSupport: pipe2(O_CLOEXEC)
 import Foundation
 import Glibc
+import SoundServerSupport
 @testable import IntegrationDemo
 import Testing
 
 /// The headless demo driven like a QA script drives it: commands written to
 /// its stdin, stdout read line by line as it comes, every wait bounded by a
-/// deadline (never a fixed sleep).
-///
-/// SoundServerSupport's `Subprocess` gives the child /dev/null as stdin, and
-/// another change is under way there, so this keeps its own spawn (the same
-/// posix_spawn path: no inherited descriptors, empty signal mask).
+/// deadline (never a fixed sleep). Spawned by SoundServerSupport's
+/// `Subprocess`, with a pipe of its own as the demo's stdin.
 final class DemoProcess {
-    let pid: pid_t
+    private let child: Subprocess
     private var input: Int32
-    private let output: Int32
-    private let errors: Int32
+    private var output: Int32 { child.stdout }
+    private var errors: Int32 { child.stderr }
     private var pending = Data()
     private var atEndOfOutput = false
-    private var status: Int32?
     /// Every stdout line so far, in order.
     private(set) var lines: [String] = []
 
@@ -26,60 +23,20 @@ final class DemoProcess {
         // A write to a demo that already exited must fail with EPIPE, not kill the test runner.
         signal(SIGPIPE, SIG_IGN)
         var inPipe: [Int32] = [-1, -1]
-        var outPipe: [Int32] = [-1, -1]
-        var errPipe: [Int32] = [-1, -1]
-        for i in 0..<3 {
-            let ok = i == 0 ? se_pipe_cloexec(&inPipe) : i == 1 ? se_pipe_cloexec(&outPipe) : se_pipe_cloexec(&errPipe)
-            guard ok == 0 else { throw DemoProcessError("pipe2 failed: \(errno)") }
+        guard se_pipe_cloexec(&inPipe) == 0 else { throw DemoProcessError("pipe2 failed: \(errno)") }
+        defer { close(inPipe[0]) }  // the child has its own copy
+        do {
+            child = try Subprocess([demo] + arguments, extraEnvironment: ["PULSE_SERVER": server], stdin: inPipe[0])
+        } catch {
+            close(inPipe[1])
+            throw error
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        se_spawn_close_from(&actions, 3)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for sig in [SIGTERM, SIGINT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([demo] + arguments).map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.merging(["PULSE_SERVER": server]) { $1 }
-            .map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, demo, &actions, &attributes, argv, envp)
-        close(inPipe[0])
-        close(outPipe[1])
-        close(errPipe[1])
-        guard result == 0 else {
-            [inPipe[1], outPipe[0], errPipe[0]].forEach { close($0) }
-            throw DemoProcessError("cannot start \(demo): \(String(cString: strerror(result)))")
-        }
-        pid = child
         input = inPipe[1]
-        output = outPipe[0]
-        errors = errPipe[0]
     }
 
     deinit {
-        if status == nil {
-            kill(pid, SIGKILL)
-            var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-        }
         if input >= 0 { close(input) }
-        close(output)
-        close(errors)
+        // Subprocess's deinit kills and reaps a demo still running and closes its pipes.
     }
 
     /// Writes each line, newline-terminated, to the demo's stdin.
@@ -166,20 +123,11 @@ final class DemoProcess {
     func waitForExit(within timeout: Duration = .seconds(15)) -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while !atEndOfOutput && ContinuousClock.now < deadline { readMore(until: deadline) }
-        var raw: Int32 = 0
         while ContinuousClock.now < deadline {
-            let reaped = waitpid(pid, &raw, WNOHANG)
-            if reaped == pid {
-                let code = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
-                status = code
-                return code
-            }
-            if reaped < 0 && errno != EINTR { return nil }
+            if let code = child.tryWait() { return code }
             _ = poll(nil, 0, 10)  // stdout ended; the exit follows within moments
         }
-        kill(pid, SIGKILL)
-        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-        status = 128 + SIGKILL
+        child.kill()
         return nil
     }
 

@@ -96,6 +96,18 @@ public final class Subprocess: @unchecked Sendable {
         return code
     }
 
+    /// Reaps the child if it has exited, without waiting; `nil` while it runs.
+    public func tryWait() -> Int32? {
+        if let status { return status }
+        var raw: Int32 = 0
+        var reaped: pid_t
+        repeat { reaped = waitpid(pid, &raw, WNOHANG) } while reaped < 0 && errno == EINTR
+        guard reaped == pid else { return nil }
+        let code = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        status = code
+        return code
+    }
+
     /// Kills the child with SIGKILL and reaps it.
     public func kill() {
         if status == nil { Glibc.kill(pid, SIGKILL) }
