@@ -4,7 +4,7 @@ import Synchronization
 /// mainloop thread, which also renders) to the engine's event thread or the
 /// game: a single-producer, single-consumer ring of float32 samples in
 /// preallocated memory. The producer never waits, allocates or locks: when
-/// the ring is full the newest input is dropped and counted.
+/// the ring is full the newest input is dropped.
 ///
 /// Plain memory (no class reference: the read callback does no reference
 /// counting): the backend allocates one for its whole life, across capture
@@ -19,8 +19,6 @@ struct CaptureRing: ~Copyable {
     /// Samples ever written (producer) and read (consumer).
     private let written = Atomic<Int>(0)
     private let read = Atomic<Int>(0)
-    /// Samples dropped because the ring was full.
-    let dropped = Atomic<Int>(0)
 
     init(minimumCapacity: Int) {
         var n = 1024
@@ -34,9 +32,10 @@ struct CaptureRing: ~Copyable {
     func free() { storage.deallocate() }
 
     /// Producer: appends what fits of `samples` (whole frames of
-    /// `channels`); the rest is dropped and counted.
+    /// `channels`), or that many zeros when `samples` is nil (a hole in the
+    /// capture); the rest is dropped.
     @_noLocks @_noAllocation
-    func write(_ samples: UnsafePointer<Float>, count: Int, channels: Int) {
+    func write(_ samples: UnsafePointer<Float>?, count: Int, channels: Int) {
         let w = written.load(ordering: .relaxed)  // relaxed: only this thread stores it
         // acquiring: pairs with the consumer's releasing store, so the space is free.
         let r = read.load(ordering: .acquiring)
@@ -44,26 +43,10 @@ struct CaptureRing: ~Copyable {
         n -= n % max(channels, 1)
         var i = 0
         while i < n {
-            storage[(w + i) & (capacity - 1)] = samples[i]
+            storage[(w + i) & (capacity - 1)] = samples?[i] ?? 0
             i += 1
         }
-        if n < count { dropped.wrappingAdd(count - n, ordering: .relaxed) }  // relaxed: a counter
         // releasing: publishes the samples written above.
-        written.store(w + n, ordering: .releasing)
-    }
-
-    /// Producer: appends `count` zeros (a hole in the capture).
-    @_noLocks @_noAllocation
-    func writeSilence(count: Int, channels: Int) {
-        let w = written.load(ordering: .relaxed)
-        let r = read.load(ordering: .acquiring)
-        var n = min(count, capacity - (w - r))
-        n -= n % max(channels, 1)
-        var i = 0
-        while i < n {
-            storage[(w + i) & (capacity - 1)] = 0
-            i += 1
-        }
         written.store(w + n, ordering: .releasing)
     }
 

@@ -315,11 +315,9 @@ func pulseReadCallback(_ stream: OpaquePointer?, _ available: Int, _ userdata: U
         var data: UnsafeRawPointer? = nil
         var size = 0
         guard s.peek(&data, &size), size > 0 else { break }
-        if let data {
-            state.pointee.ring.pointee.write(data.assumingMemoryBound(to: Float.self), count: size / 4, channels: channels)
-        } else {
-            state.pointee.ring.pointee.writeSilence(count: size / 4, channels: channels)  // a hole in the capture
-        }
+        // No data with a size is a hole in the capture: silence.
+        let samples = data?.assumingMemoryBound(to: Float.self)
+        state.pointee.ring.pointee.write(samples, count: size / 4, channels: channels)
         s.drop()
     }
 }
