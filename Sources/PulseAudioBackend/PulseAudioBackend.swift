@@ -125,8 +125,9 @@ public final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
     }
 
     public var statistics: BackendStatistics {
-        var stats = link.withLock { $0.connection?.statistics } ?? closedStatistics.withLock { $0 }
-        stats.reconnects = link.withLock { $0.reconnects }
+        let (live, reconnects) = link.withLock { ($0.connection?.statistics, $0.reconnects) }
+        var stats = live ?? closedStatistics.withLock { $0 }
+        stats.reconnects = reconnects
         return stats
     }
 
