@@ -86,8 +86,6 @@ final class ServerModel {
 
     /// Coalescing: the timer armed by the first event of a burst.
     private var flushTimer: PATimerBox?
-    /// Armed while a stream seen back where it was is asked about again.
-    private var verifyTimer: PATimerBox?
     private var burstStart: ContinuousClock.Instant?
     /// Device queries whose answers the flush should wait for (a little).
     private var deviceQueriesInFlight = 0
@@ -446,45 +444,23 @@ final class ServerModel {
             // where the stream is now and judge that answer.
             // A target that went away was a rescue by the server, and an
             // engine move since the judgement makes the answer moot.
-            guard output, let target, target.device != to, devices.values.contains(where: { $0.name == target.device })
+            guard output, let target, target.device != to, devices.values.contains(where: { $0.name == target.device }),
+                let index = ownPlaybackIndex
             else { return }
-            verifyOwnOutput(awayFrom: target, attemptsLeft: Self.verifyAttempts)
+            issue(PAListRequest<PASinkInputInfo>(
+                onItem: { [unowned self] info in
+                    guard !stopped, info.index == ownPlaybackIndex, outputTarget == target, let now = sinks[info.sink],
+                        now.name != target.device, !isFilter(now)
+                    else { return }
+                    emit(.streamMovedByUser(EndpointID(.output, device: now.name, port: now.activePort)))
+                }, onEnd: { _ in })
+            ) { context.getSinkInputs(index, $0) }
             return
         }
         let oldGone = from.map { name in !devices.values.contains { $0.name == name } } ?? true
         let defaultName = output ? defaultSinkName : defaultSourceName
         if oldGone || isFilter(device) || target?.device == to || (target == nil && to == defaultName) { return }
         emit(.streamMovedByUser(EndpointID(output ? .output : .input, device: to, port: device.activePort)))
-    }
-
-    /// How often a stream seen back where it was is asked about again while
-    /// the server still places it on the engine's target (its answers can
-    /// lag a move: pipewire-pulse), 60 ms apart.
-    private static let verifyAttempts = 5
-
-    /// Asks the server where our playback stream is; reports a user move if
-    /// it is somewhere other than `target` (and the engine has not moved it
-    /// since); while it is still on `target`, asks again later.
-    private func verifyOwnOutput(awayFrom target: EndpointID, attemptsLeft: Int) {
-        guard !stopped, outputTarget == target, let index = ownPlaybackIndex else { return }
-        issue(PAListRequest<PASinkInputInfo>(
-            onItem: { [unowned self] info in
-                guard !stopped, info.index == ownPlaybackIndex, outputTarget == target, let now = sinks[info.sink],
-                    !isFilter(now)
-                else { return }
-                if now.name != target.device {
-                    emit(.streamMovedByUser(EndpointID(.output, device: now.name, port: now.activePort)))
-                } else if attemptsLeft > 1 {
-                    let timer = PATimerBox { [unowned self] in
-                        verifyTimer = nil
-                        verifyOwnOutput(awayFrom: target, attemptsLeft: attemptsLeft - 1)
-                    }
-                    if let old = verifyTimer { PAContext.cancelTimer(old, mainloop: mainloop) }
-                    verifyTimer = timer
-                    context.arm(timer, after: Self.coalescingDelay)
-                }
-            }, onEnd: { _ in })
-        ) { context.getSinkInputs(index, $0) }
     }
 
     // MARK: - Endpoints
@@ -733,9 +709,8 @@ final class ServerModel {
         stopped = true
         context.setSubscriber(nil)
         subscriber = nil
-        for timer in [flushTimer, verifyTimer].compactMap(\.self) { PAContext.cancelTimer(timer, mainloop: mainloop) }
+        if let timer = flushTimer { PAContext.cancelTimer(timer, mainloop: mainloop) }
         flushTimer = nil
-        verifyTimer = nil
         for request in pending.values {
             request.onFinish = nil
             if let op = request.operation {
