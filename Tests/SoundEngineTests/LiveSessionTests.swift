@@ -276,7 +276,13 @@ let handset = ["device.description": "Handset", "device.form_factor": "handset"]
         #expect(eventually { (try? live.ourSink()) == "tv" })
         let stream = try #require(try live.ourStream())
         let mark = live.log.all.count
-        try live.server.pactl("move-sink-input", "\(stream.index)", "speaker")
+        // As a user sees it: done once pactl shows it (on pipewire-pulse a move
+        // right after the engine's own can be undone by WirePlumber still
+        // applying the engine's target).
+        #expect(eventually(within: 5) {
+            _ = try? live.server.pactl("move-sink-input", "\(stream.index)", "speaker")
+            return (try? live.ourSink()) == "speaker"
+        }, "the server never moved our stream")
         let moved = live.log.wait(from: mark) { if case .routeChange = $0 { true } else { false } }
         guard case .routeChange(let change)? = moved else {
             Issue.record("no route change after the user's move: \(live.log.all)")
