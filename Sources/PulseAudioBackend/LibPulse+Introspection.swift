@@ -48,6 +48,8 @@ struct PADeviceInfo: Sendable, Hashable {
     var monitorOfSink: UInt32?
     var ports: [PAPortInfo]
     var activePort: String?
+    /// The device's mute switch (a microphone's mute key mutes its source).
+    var muted: Bool
     /// Every string property of the device.
     var properties: [String: String]
 
@@ -69,6 +71,7 @@ struct PADeviceInfo: Sendable, Hashable {
         }
         self.ports = ports
         activePort = i.active_port?.pointee.name.map { String(cString: $0) }
+        muted = i.mute != 0
         properties = PAProplist.dictionary(i.proplist)
     }
 
@@ -90,6 +93,7 @@ struct PADeviceInfo: Sendable, Hashable {
         }
         self.ports = ports
         activePort = i.active_port?.pointee.name.map { String(cString: $0) }
+        muted = i.mute != 0
         properties = PAProplist.dictionary(i.proplist)
     }
 }

@@ -83,6 +83,7 @@ final class ServerModel {
     private var reportedEndpoints: [EndpointID: AudioEndpoint] = [:]
     private var reportedDefaultOutput: EndpointID?
     private var reportedDefaultInput: EndpointID?
+    private var reportedMutedInputs: Set<EndpointID> = []
 
     /// Coalescing: the timer armed by the first event of a burst.
     private var flushTimer: PATimerBox?
@@ -162,10 +163,12 @@ final class ServerModel {
         reportedEndpoints = Dictionary(endpoints.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         reportedDefaultOutput = defaultEndpoint(.output)
         reportedDefaultInput = defaultEndpoint(.input)
+        reportedMutedInputs = mutedInputs(endpoints)
         started = true
         return SystemSnapshot(
             ownClient: ClientID(rawValue: ownClient), endpoints: endpoints, defaultOutput: reportedDefaultOutput,
-            defaultInput: reportedDefaultInput, streams: others.keys.sorted().compactMap { others[$0] })
+            defaultInput: reportedDefaultInput, streams: others.keys.sorted().compactMap { others[$0] },
+            mutedInputs: reportedMutedInputs)
     }
 
     /// The output the policy selected last (where a re-created playback
@@ -417,6 +420,15 @@ final class ServerModel {
         }
         engineMadeDefault.removeAll()
 
+        // A source's mute switch (a headset's or laptop's mic-mute key, or
+        // `pactl set-source-mute`): each of its endpoints is muted.
+        let muted = mutedInputs(current)
+        for id in muted.subtracting(reportedMutedInputs).sorted() { emit(.inputMuteChanged(id, muted: true)) }
+        for id in reportedMutedInputs.subtracting(muted).sorted() where currentIDs.contains(id) {
+            emit(.inputMuteChanged(id, muted: false))
+        }
+        reportedMutedInputs = muted
+
         if let move = pendingOutputMove {
             pendingOutputMove = nil
             judgeMove(from: move.from, to: move.to, output: true)
@@ -474,6 +486,12 @@ final class ServerModel {
         guard p["device.class"] == "filter" || p["device.master_device"] != nil else { return false }
         return device.name.hasSuffix(".echo-cancel")
             || (p["device.intended_roles"] ?? "").split(separator: " ").contains("phone")
+    }
+
+    /// The input endpoints among `endpoints` whose source is muted.
+    private func mutedInputs(_ endpoints: [AudioEndpoint]) -> Set<EndpointID> {
+        let mutedSources = Set(sources.values.filter(\.muted).map(\.name))
+        return Set(endpoints.map(\.id).filter { $0.direction == .input && mutedSources.contains($0.device) })
     }
 
     /// Every endpoint, oldest device first (by index), outputs then inputs.

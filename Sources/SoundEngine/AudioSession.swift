@@ -102,6 +102,12 @@ public final class AudioSession: Sendable {
     public var availableInputs: [PortDescription] { snapshot().availableInputs }
     /// Whether any input device is present (`isInputAvailable`).
     public var isInputAvailable: Bool { snapshot().isInputAvailable }
+    /// Whether the input the route uses is muted at the server (a mic-mute
+    /// key, `pactl set-source-mute`), like iOS 17's `AVAudioApplication.isInputMuted`:
+    /// the microphone then delivers silence. In a recording category without
+    /// ``CategoryOptions/overrideMutedMicrophoneInterruption`` this also
+    /// interrupts the session with reason ``InterruptionReason/builtInMicMuted``.
+    public var isInputMuted: Bool { snapshot().isInputMuted }
     /// The temporary output override in force.
     public var outputPortOverride: PortOverride { snapshot().portOverride }
     /// The input the game prefers, `nil` for the default rule.
@@ -172,6 +178,7 @@ struct SessionSnapshot: Sendable {
     var availableInputs: [PortDescription]
     var allInputs: [PortDescription]
     var isInputAvailable: Bool
+    var isInputMuted: Bool
     var portOverride: PortOverride
     var preferredInput: EndpointID?
     var isOtherAudioPlaying: Bool
@@ -189,6 +196,7 @@ struct SessionSnapshot: Sendable {
         availableInputs = policy.availableInputs
         allInputs = policy.availableEndpoints.filter { $0.direction == .input }.map(\.portDescription)
         isInputAvailable = policy.isInputAvailable
+        isInputMuted = policy.isInputMuted
         portOverride = policy.portOverride
         preferredInput = policy.preferredInput
         isOtherAudioPlaying = policy.isOtherAudioPlaying

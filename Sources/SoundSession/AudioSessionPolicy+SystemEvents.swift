@@ -60,8 +60,8 @@ extension AudioSessionPolicy {
         connection = .connected
         ownClient = snapshot.ownClient
         registry.removeAll()
-        mutedInputs = []
         for endpoint in snapshot.endpoints { registry.insert(endpoint) }
+        mutedInputs = snapshot.mutedInputs.filter { $0.direction == .input && registry[$0] != nil }
         // The server's defaults count as the most recently connected devices.
         for id in [snapshot.defaultOutput, snapshot.defaultInput].compactMap(\.self) { registry.promote(id) }
         others = Dictionary(

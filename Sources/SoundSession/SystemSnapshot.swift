@@ -13,16 +13,20 @@ public struct SystemSnapshot: Hashable, Sendable, Codable {
     public var defaultInput: EndpointID?
     /// Every other client's playback stream.
     public var streams: [OtherStream]
+    /// The inputs whose device is muted (a microphone's mute key mutes its
+    /// source); later changes arrive as ``SystemEvent/inputMuteChanged(_:muted:)``.
+    public var mutedInputs: Set<EndpointID>
 
     /// Creates a snapshot.
     public init(
         ownClient: ClientID? = nil, endpoints: [AudioEndpoint] = [], defaultOutput: EndpointID? = nil,
-        defaultInput: EndpointID? = nil, streams: [OtherStream] = []
+        defaultInput: EndpointID? = nil, streams: [OtherStream] = [], mutedInputs: Set<EndpointID> = []
     ) {
         self.ownClient = ownClient
         self.endpoints = endpoints
         self.defaultOutput = defaultOutput
         self.defaultInput = defaultInput
         self.streams = streams
+        self.mutedInputs = mutedInputs
     }
 }

@@ -294,6 +294,42 @@ let handset = ["device.description": "Handset", "device.form_factor": "handset"]
         #expect(!eventually(within: 1) { (try? live.ourSink()) != "speaker" })
     }
 
+    @Test func aMutedMicrophoneInterruptsARecordingSessionWithBuiltInMicMuted() throws {
+        let live = try LiveSession(SessionConfiguration(category: .playAndRecord, categoryOptions: [.defaultToSpeaker]))
+        defer { live.stop() }
+        try live.playTone()
+        #expect(live.engine.audioSession.currentRoute.inputs.first?.uid == "mic")
+        #expect(!live.engine.audioSession.isInputMuted)
+        _ = try live.server.pactl("set-source-mute", "mic", "1")
+        let began = live.log.wait { if case .interruption(let i) = $0 { i.type == .began } else { false } }
+        guard case .interruption(let interruption)? = began else {
+            Issue.record("muting the microphone did not interrupt: \(live.log.all)")
+            return
+        }
+        #expect(interruption.reason == .builtInMicMuted)
+        #expect(live.engine.audioSession.isInputMuted)
+        #expect(eventually { (try? live.ourStream())??.corked == true }, "our stream is not corked in pactl's view")
+        let count = live.log.all.count
+        _ = try live.server.pactl("set-source-mute", "mic", "0")
+        let ended = live.log.wait(from: count) { if case .interruption(let i) = $0 { i.type == .ended } else { false } }
+        #expect(ended != nil, "unmuting did not end the interruption: \(live.log.all)")
+        #expect(eventually { live.engine.status == .running })
+        #expect(!live.engine.audioSession.isInputMuted)
+    }
+
+    @Test func aMicrophoneMutedBeforeInitializeIsKnownAtOnce() throws {
+        let server = try PrivateSoundServer()
+        _ = try server.pactl("set-source-mute", "mic", "1")
+        let live = try LiveSession(
+            SessionConfiguration(category: .playAndRecord, categoryOptions: [.defaultToSpeaker, .overrideMutedMicrophoneInterruption]),
+            server: server)
+        defer { live.stop() }
+        #expect(live.engine.audioSession.isInputMuted, "the snapshot at connect carries the source's mute switch")
+        // The option keeps a muted microphone from interrupting.
+        #expect(!live.engine.audioSession.isInterrupted)
+        #expect(live.log.interruptions.isEmpty)
+    }
+
     @Test func voiceChatOnADesktopPulseAudioReallyGetsEchoCancellationAndInput() throws {
         let kind: PrivateSoundServer.Kind = PrivateSoundServer.kindUnderTest == .pipewire ? .pipewire : .pulseaudioDesktop
         let server = try PrivateSoundServer(kind: kind)

@@ -38,6 +38,16 @@ import Testing
         #expect(try policy.handle(.setCategory(.playAndRecord)).interruptions == [Self.micMuted])
     }
 
+    @Test func aMicrophoneMutedAtConnectInterruptsOnActivation() throws {
+        var policy = try AudioSessionPolicy(configuration: .with(.playAndRecord))
+        let snapshot = SystemSnapshot(
+            ownClient: Streams.ownClient, endpoints: Endpoints.phone,
+            mutedInputs: [Endpoints.builtInMic.id, EndpointID(.input, device: "gone")])
+        _ = policy.handle(.connected(snapshot))
+        #expect(policy.mutedInputs == [Endpoints.builtInMic.id], "only present inputs are kept")
+        #expect(try policy.handle(.setActive(true)).interruptions == [Self.micMuted])
+    }
+
     @Test func onlyTheInputInUseCounts() throws {
         var policy = try AudioSessionPolicy.connected(
             .with(.playAndRecord), endpoints: Endpoints.phone + [Endpoints.headphones, Endpoints.headsetMic])
