@@ -25,6 +25,27 @@ extension AudioSessionPolicy {
                 winningMedia.insert(stream.id)
             }
         }
+        // A restore database's echo of our own mute: module-stream-restore
+        // and WirePlumber remember the mute per media role and put it on the
+        // next stream of that role (PulseAudio before the first report,
+        // WirePlumber a moment after it, before the stream plays). Media that
+        // arrives muted, or is muted before it ever played, while we hold a
+        // confirmed mute on another stream of its role was muted by us, not by
+        // the user: the mute is ours. Playing, it started later, so it wins
+        // and its sound goes back at once; paused, it is given back when we
+        // let go (or wins when it starts).
+        if previous == nil && !stream.isRunning { unplayedStreams.insert(stream.id) }
+        let newlyArrived = previous?.role == nil || (unplayedStreams.contains(stream.id) && previous?.isMuted == false)
+        if silencing && stream.isMedia && newlyArrived && stream.isMuted && !mutedStreams.contains(stream.id)
+            && holdsConfirmedMute(onRole: stream.role)
+        {
+            if stream.isRunning {
+                pass.unmute.insert(stream.id)
+                winningMedia.insert(stream.id)
+            } else {
+                mutedStreams.insert(stream.id)
+            }
+        }
         // Audible media now, and not before: it started, or its role arrived
         // only in a later report.
         let wasAudibleMedia = previous.map { $0.isAudible && $0.isMedia } ?? false
@@ -32,9 +53,19 @@ extension AudioSessionPolicy {
         if silencing && becameAudibleMedia && !mutedStreams.contains(stream.id) {
             winningMedia.insert(stream.id)
         }
+        if stream.isRunning { unplayedStreams.remove(stream.id) }
         // Media that won interrupts us until it stops playing or goes away.
         if !stream.isRunning || !stream.isMedia { winningMedia.remove(stream.id) }
         if !stream.isRunning || !stream.isCall { acceptedCalls.remove(stream.id) }
+    }
+
+    /// Whether a stream of this role is muted by us and the server has
+    /// confirmed it (so the server's restore database now holds our mute).
+    private func holdsConfirmedMute(onRole role: MediaRole?) -> Bool {
+        guard let role else { return false }
+        return mutedStreams.contains { id in
+            !unconfirmedMutes.contains(id) && others[id]?.role == role && others[id]?.isMuted == true
+        }
     }
 
     /// Another client's stream went away: forget everything about it.
@@ -44,6 +75,7 @@ extension AudioSessionPolicy {
         unconfirmedMutes.remove(id)
         winningMedia.remove(id)
         acceptedCalls.remove(id)
+        unplayedStreams.remove(id)
     }
 
     /// The interruption source in force now, if any, in priority order.

@@ -74,6 +74,8 @@ extension AudioSessionPolicy {
         unconfirmedMutes.formIntersection(present)
         winningMedia.formIntersection(present)
         acceptedCalls.formIntersection(present)
+        // Streams already there are not new: a mute on them is the user's.
+        unplayedStreams = []
         // After a reset the session takes the audio back but does not mix
         // with a call still going on: the call interrupts it, whether the
         // call's stream is in this snapshot or reconnects after us.
@@ -92,6 +94,7 @@ extension AudioSessionPolicy {
         corkRequests = 0
         // Every server-side object is gone: nothing of ours is left to undo.
         acceptedCalls = []
+        unplayedStreams = []
         winningMedia = []
         mutedStreams = []
         unconfirmedMutes = []

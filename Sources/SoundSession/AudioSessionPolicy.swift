@@ -85,6 +85,9 @@ public struct AudioSessionPolicy: Hashable, Sendable {
     /// Of those, the ones no report has shown muted yet (a report showing them
     /// unmuted is older than our mute, not a user's unmute).
     var unconfirmedMutes: Set<StreamID> = []
+    /// Other streams seen since they appeared but never seen playing: a mute
+    /// that arrives on one of them may be a restore database's echo of ours.
+    var unplayedStreams: Set<StreamID> = []
     /// What the backend and mixer have been told.
     var applied = AppliedEffects()
 

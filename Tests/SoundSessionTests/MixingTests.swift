@@ -43,6 +43,57 @@ import Testing
         #expect(outputs.unmuted == [2])
     }
 
+    /// module-stream-restore and WirePlumber remember our mute on role music
+    /// and put it on the next music stream: that mute is ours, the stream
+    /// started later and wins: its sound goes back (the streams we muted
+    /// stay ours, as with any winning media, until the session lets go).
+    @Test func aRestoreDatabasesEchoOfOurMuteIsOursAndTheStreamWins() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient), streams: [Streams.music(1)])
+        _ = policy.handle(.otherStreamChanged(Streams.music(1, muted: true)))  // confirmed
+        let outputs = policy.handle(.otherStreamChanged(Streams.music(7, muted: true)))
+        #expect(outputs.interruptions == [.began(.otherMedia)])
+        #expect(outputs.unmuted == [7])
+        #expect(policy.mutedStreams == [1])
+        #expect(try policy.handle(.setActive(false)).unmuted == [1])
+    }
+
+    /// WirePlumber puts the remembered mute on a moment after the stream's
+    /// first report, before it plays: still ours; it wins when it plays.
+    @Test func anEchoOnAStreamThatHasNotPlayedYetIsOursToo() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient), streams: [Streams.music(1)])
+        _ = policy.handle(.otherStreamChanged(Streams.music(1, muted: true)))
+        #expect(policy.handle(.otherStreamChanged(Streams.music(7, running: false))).isEmpty)
+        #expect(policy.handle(.otherStreamChanged(Streams.music(7, running: false, muted: true))).isEmpty)
+        #expect(policy.mutedStreams == [1, 7])
+        let outputs = policy.handle(.otherStreamChanged(Streams.music(7, muted: true)))
+        #expect(outputs.interruptions == [.began(.otherMedia)])
+        #expect(outputs.unmuted == [7])
+    }
+
+    @Test func aMuteOnAStreamThatWasThereOrHasPlayedIsTheUsers() throws {
+        var policy = try AudioSessionPolicy.connected(
+            .with(.soloAmbient), streams: [Streams.music(1), Streams.music(2, running: false)])
+        _ = policy.handle(.otherStreamChanged(Streams.music(1, muted: true)))
+        #expect(policy.handle(.otherStreamChanged(Streams.music(2, running: false, muted: true))).isEmpty)
+        _ = policy.handle(.otherStreamChanged(Streams.music(7, running: false)))
+        _ = policy.handle(.otherStreamChanged(Streams.music(7)))
+        _ = policy.handle(.otherStreamChanged(Streams.music(7, running: false)))
+        #expect(policy.handle(.otherStreamChanged(Streams.music(7, running: false, muted: true))).isEmpty)
+        #expect(policy.mutedStreams == [1])
+    }
+
+    @Test func aMutedNewStreamIsTheUsersWhileOurMuteIsUnconfirmedOrOfAnotherRole() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient), streams: [Streams.music(1)])
+        // Our mute of 1 is not confirmed yet: the database cannot hold it.
+        var outputs = policy.handle(.otherStreamChanged(Streams.music(7, muted: true)))
+        #expect(outputs.isEmpty)
+        _ = policy.handle(.otherStreamChanged(Streams.music(1, muted: true)))
+        // A muted video stream: nothing of ours is on role video.
+        outputs = policy.handle(.otherStreamChanged(Streams.video(8, muted: true)))
+        #expect(outputs.isEmpty)
+        #expect(policy.mutedStreams == [1])
+    }
+
     @Test func aStaleReportDoesNotTakeOurMuteAway() throws {
         var policy = try AudioSessionPolicy.connected(.with(.soloAmbient), streams: [Streams.music(1)])
         // A report older than our mute still shows the stream unmuted.

@@ -213,7 +213,9 @@ struct RandomRun {
     private mutating func updateWorld(before input: SessionInput) {
         guard case .system(let event) = input else { return }
         switch event {
-        case .connected: server.connected = true
+        case .connected:
+            server.connected = true
+            server.unplayed = []
         case .connectionLost:
             server.connected = false
             server.mutedByPolicy = []
@@ -241,11 +243,22 @@ struct RandomRun {
             }
         case .otherStreamChanged(let stream):
             let previous = server.streams[stream.id]
+            // The server's restore database (module-stream-restore,
+            // WirePlumber) puts the mute we hold on a stream of this role on a
+            // stream first reported with the role: that mute is the policy's.
+            // (WirePlumber: a moment after the first report, before it plays.)
+            if previous == nil && !stream.isRunning { server.unplayed.insert(stream.id) }
+            let newlyArrived = previous?.role == nil || (server.unplayed.contains(stream.id) && previous?.isMuted == false)
+            let echoesOurMute = newlyArrived && stream.isMedia && stream.isMuted
+                && server.mutedByPolicy.contains { server.streams[$0]?.role == stream.role && server.streams[$0]?.isMuted == true }
+            if echoesOurMute { server.mutedByPolicy.insert(stream.id) }
+            if stream.isRunning { server.unplayed.remove(stream.id) }
             server.streams[stream.id] = stream
             // Someone else touched a mute we owned: it is theirs now.
             if previous?.isMuted == true && !stream.isMuted { server.mutedByPolicy.remove(stream.id) }
         case .otherStreamRemoved(let id):
             server.streams[id] = nil
+            server.unplayed.remove(id)
             server.mutedByPolicy.remove(id)
             server.duckedByPolicy.remove(id)
         default: break

@@ -13,6 +13,8 @@ struct SimulatedServer {
 
     /// Streams the policy muted whose mute nobody else has touched since.
     var mutedByPolicy: Set<StreamID> = []
+    /// Streams reported since they appeared and never playing.
+    var unplayed: Set<StreamID> = []
     /// Streams the policy ducked and has not restored.
     var duckedByPolicy: Set<StreamID> = []
     /// The last output the user moved our playback stream to (may break the
