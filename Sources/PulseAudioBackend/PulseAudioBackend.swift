@@ -135,6 +135,11 @@ public final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
         link.withLock { $0.connection?.latency }
     }
 
+    public func waitUntilPlayed(extraFrames: Int, timeout: Duration) {
+        // Under `link`, so close and reconnects wait; the wait is bounded by `timeout`.
+        link.withLock { $0.connection?.waitUntilPlayed(extraFrames: extraFrames, timeout: timeout) }
+    }
+
     /// Whether our stream is currently corked on the server, or `nil` when not open.
     public var isCorked: Bool? {
         link.withLock { $0.connection?.isCorked }
@@ -262,6 +267,11 @@ struct RenderState: ~Copyable {
     let renderCalls = Atomic<UInt64>(0)
     /// Same pairing as `renderCalls`.
     let framesRendered = Atomic<UInt64>(0)
+    /// Set while the stream is corked (and before its first uncork): the
+    /// write callback then writes nothing, so the engine's clock is the only
+    /// renderer and the flushed buffer stays empty until the uncork's
+    /// pre-fill renders fresh audio. Written with the mainloop lock held.
+    let paused = Atomic<Bool>(true)
 
     init(entry: RenderEntry, bytesPerFrame: Int) {
         self.entry = entry
@@ -276,6 +286,8 @@ struct RenderState: ~Copyable {
 func pulseWriteCallback(_ stream: OpaquePointer?, _ requested: Int, _ userdata: UnsafeMutableRawPointer?) {
     guard let stream, let userdata else { return }
     let state = userdata.assumingMemoryBound(to: RenderState.self)
+    // Corked: the server asks to fill the flushed buffer; it is filled on uncork.
+    if state.pointee.paused.load(ordering: .relaxed) { return }
     let s = PAStream(raw: stream)
     let bytesPerFrame = state.pointee.bytesPerFrame
     var remaining = requested
@@ -508,6 +520,8 @@ private final class Connection {
             state.initialize(to: RenderState(entry: render, bytesPerFrame: format.bytesPerFrame))
             renderState = state
         }
+        // A new stream starts corked (START_CORKED): nothing is rendered into it before the uncork.
+        renderState?.pointee.paused.store(true, ordering: .relaxed)
         s.setStateCallback(streamStateCallback, userdata)
         s.setWriteCallback(pulseWriteCallback, UnsafeMutableRawPointer(renderState))
         s.setUnderflowCallback(streamUnderflowCallback, userdata)
@@ -637,16 +651,75 @@ private final class Connection {
                 // that starts empty waits for its prebuffer, and the server
                 // may not ask for it for a second or more (every peer pre-fills).
                 // Under the mainloop lock, so never concurrently with the write callback.
+                state.pointee.paused.store(false, ordering: .relaxed)
+                writeLeadIn(s, frames: configuration.format.sampleRate / 100)
                 pulseWriteCallback(s.raw, s.writableSize, UnsafeMutableRawPointer(state))
             }
+            if corked { renderState?.pointee.paused.store(true, ordering: .relaxed) }
             guard let op = s.cork(corked, operationDoneCallback, UnsafeMutableRawPointer(loop.raw)) else {
                 throw .fail("PulseAudio refused to \(corked ? "cork" : "uncork") our stream: \(ctx.lastError)")
             }
             defer { op.unref() }
+            // Corked, what is still buffered is dropped: it is the silence
+            // after the engine's fade (or audio the game asked to cut), and
+            // must not play when the stream starts again.
+            let flush = corked ? s.flush(operationDoneCallback, UnsafeMutableRawPointer(loop.raw)) : nil
+            defer { flush?.unref() }
             let deadline = ContinuousClock.now.advanced(by: .seconds(2))
-            guard waitLocked(loop, deadline: deadline, { !op.isRunning || !ctx.isGood }), ctx.isReady else {
+            let confirmed = waitLocked(loop, deadline: deadline) {
+                (!op.isRunning && !(flush?.isRunning ?? false)) || !ctx.isGood
+            }
+            guard confirmed, ctx.isReady else {
                 throw .deviceNotReady("PulseAudio at \(addressTried) did not confirm the \(corked ? "cork" : "uncork")")
             }
+        }
+    }
+
+    /// Writes `frames` of silence ahead of the audio an uncork starts with.
+    /// PulseAudio can drop the first few milliseconds of a stream that starts
+    /// playing on a running sink (measured: up to ~200 frames on a null sink's
+    /// monitor); the fade-in must not be what is dropped. Lock held.
+    private func writeLeadIn(_ s: PAStream, frames: Int) {
+        var remaining = frames * configuration.format.bytesPerFrame
+        while remaining > 0 {
+            var data: UnsafeMutableRawPointer? = nil
+            var size = remaining
+            guard s.beginWrite(&data, &size), let buffer = data, size > 0 else { return }
+            buffer.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+            guard s.write(buffer, size) else { return }
+            remaining -= size
+        }
+    }
+
+    /// Waits (unlocked between polls) until everything written so far, plus
+    /// `extraFrames` the render entry may still hold, has been heard:
+    /// `pa_stream_get_time` reaching the write index of a fresh timing update.
+    /// Returns at once when the stream is corked, gone or has no timing.
+    func waitUntilPlayed(extraFrames: Int, timeout: Duration) {
+        guard let loop = mainloop else { return }
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let target: UInt64? = loop.withLock {
+            guard let ctx = context, ctx.isReady, let s = stream, s.isReady, !s.isCorked else { return nil }
+            if let op = s.updateTimingInfo(operationDoneCallback, UnsafeMutableRawPointer(loop.raw)) {
+                defer { op.unref() }
+                _ = waitLocked(loop, deadline: deadline) { !op.isRunning || !ctx.isGood }
+            }
+            let extra = UInt64(extraFrames) * 1_000_000 / UInt64(configuration.format.sampleRate)
+            if let written = s.writtenMicroseconds { return written + extra }
+            // The write index is unknown: what is heard now plus the latency is the same point.
+            guard let played = s.playedMicroseconds, let latency = s.latencyMicroseconds else { return nil }
+            return played + latency + extra
+        }
+        guard let target else { return }
+        while ContinuousClock.now < deadline {
+            let played: UInt64? = loop.withLock {
+                guard context?.isReady == true, let s = stream, s.isReady, !s.isCorked else { return nil }
+                return s.playedMicroseconds
+            }
+            guard let played, played < target else { return }
+            let wait = min(target - played, 2_000)
+            var ts = timespec(tv_sec: 0, tv_nsec: Int(wait) * 1_000)
+            _ = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nil)
         }
     }
 

@@ -38,8 +38,15 @@ public protocol AudioBackend: AnyObject, Sendable {
     ) throws(SoundEngineError) -> GrantedStream
 
     /// Pauses (`true`, the stream is corked: the render entry stops being
-    /// called) or resumes the stream.
+    /// called, and what is buffered and not yet heard is dropped) or resumes
+    /// the stream (the buffer is filled with fresh audio first).
     func setPaused(_ paused: Bool) throws(SoundEngineError)
+
+    /// Blocks until everything the render entry has produced so far, plus
+    /// `extraFrames` it may still hold, has been heard (or `timeout` passed,
+    /// or the stream is paused or gone). The engine calls it between a
+    /// fade-out and a cork, a move or a disconnect, so the cut falls in silence.
+    func waitUntilPlayed(extraFrames: Int, timeout: Duration)
 
     /// Performs a server-side action of the session policy:
     /// ``SessionAction/selectOutput(_:)``, ``SessionAction/selectInput(_:)``,

@@ -106,6 +106,9 @@ public final class OfflineBackend: AudioBackend {
     /// Always `nil`: a manual clock has no latency to report.
     public var outputLatency: Duration? { nil }
 
+    /// Returns at once: nothing is buffered between a render and its output.
+    public func waitUntilPlayed(extraFrames: Int, timeout: Duration) {}
+
     /// Whether the stream is paused (corked).
     public var isPaused: Bool { state.withLock { $0.paused } }
 

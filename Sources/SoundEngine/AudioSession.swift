@@ -1,4 +1,4 @@
-public import SoundBackend
+import SoundBackend
 public import SoundCore
 public import SoundSession
 import Synchronization

@@ -387,6 +387,12 @@ public final class SoundEngineInstance: Sendable {
             do { try applyBackgroundMusicMute(c) } catch { log.log(.error, "background-music fade: \(error)") }
         case .setStreamProperties(let properties):
             replaceStreams(properties, &c)
+        case .selectOutput(let id?) where c.state == .running:
+            // A move of a playing stream: fade out, move once the fade was
+            // heard, fade in on the new device.
+            fadeOut()
+            do { try backend.perform(.selectOutput(id)) } catch { log.log(.error, "\(action): \(error)") }
+            mixer.setMasterGain(1, rampFrames: settings.samplesPerFrame)
         default:
             do {
                 try backend.perform(action)
@@ -471,14 +477,18 @@ public final class SoundEngineInstance: Sendable {
         published.withLock { $0 = snapshot }
     }
 
-    /// Ramps the master gain to 0 over one quantum and waits (at most 250 ms)
-    /// until the render thread has rendered it.
+    /// Ramps the master gain to 0 over one quantum, waits (at most 250 ms)
+    /// until the render thread has rendered it, then until the server has
+    /// played it (at most 500 ms more): a cork, move or disconnect after this
+    /// cuts silence, not the waveform (docs/decisions/0006).
     private func fadeOut() {
         mixer.setMasterGain(0, rampFrames: settings.samplesPerFrame)
         let deadline = ContinuousClock.now + .milliseconds(250)
         while mixer.currentMasterGain != 0 && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.002)
         }
+        // The mixer may still hold up to a quantum of the fade, unwritten.
+        backend.waitUntilPlayed(extraFrames: settings.samplesPerFrame, timeout: .milliseconds(500))
     }
 
     // MARK: - The event thread

@@ -75,6 +75,9 @@ final class AllocationCountingBackend: AudioBackend, @unchecked Sendable {
     func close() { inner.close() }
     var statistics: BackendStatistics { inner.statistics }
     var outputLatency: Duration? { inner.outputLatency }
+    func waitUntilPlayed(extraFrames: Int, timeout: Duration) {
+        inner.waitUntilPlayed(extraFrames: extraFrames, timeout: timeout)
+    }
 }
 
 /// What the counting render function needs, in plain memory.

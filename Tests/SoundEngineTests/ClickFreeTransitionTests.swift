@@ -1,0 +1,228 @@
+import Foundation
+import SoundEngine
+import SoundServerSupport
+import Synchronization
+import Testing
+
+/// Records a monitor source in float32 for the whole test on a thread of its
+/// own, so parec's pipe never fills: a block parec dropped would look like a
+/// click that never happened.
+final class ContinuousRecording: Sendable {
+    static let rate = 48_000
+    static let channels = 2
+    private let process: Subprocess
+    private let samples = Mutex<[Float]>([])
+    private let done = Atomic<Bool>(false)
+
+    init(_ server: PrivateSoundServer, source: String) throws {
+        process = try Subprocess(
+            [
+                "parec", "--latency-msec=20", "-d", source, "--format=float32le", "--rate=\(Self.rate)",
+                "--channels=\(Self.channels)", "--raw",
+            ], extraEnvironment: ["PULSE_SERVER": server.address], captureStderr: false)
+        let thread = Thread { [self] in readUntilEnd() }
+        thread.name = "ContinuousRecording"
+        thread.start()
+    }
+
+    private func readUntilEnd() {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        var carry: [UInt8] = []
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(process.stdout, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            carry += chunk[0..<n]
+            let usable = carry.count / 8 * 8  // whole stereo frames
+            let floats = carry[0..<usable].withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            carry.removeFirst(usable)
+            samples.withLock { $0 += floats }
+        }
+        done.store(true, ordering: .releasing)
+    }
+
+    /// Frames recorded so far.
+    var frames: Int { samples.withLock { $0.count } / Self.channels }
+
+    /// Interleaved samples of frames `range` (clamped to what was recorded).
+    func samples(_ range: Range<Int>) -> [Float] {
+        samples.withLock { all in
+            let lower = min(range.lowerBound, all.count / Self.channels) * Self.channels
+            let upper = min(range.upperBound, all.count / Self.channels) * Self.channels
+            return Array(all[lower..<upper])
+        }
+    }
+
+    /// Waits until at least `count` frames were recorded after `frame`.
+    @discardableResult
+    func waitFor(_ count: Int, after frame: Int, within seconds: Double = 5) -> Bool {
+        eventually(within: seconds) { frames >= frame + count }
+    }
+
+    /// Waits until some 50 ms window after `frame` has an RMS above `level`;
+    /// returns the frame where that window starts.
+    func waitForSound(after frame: Int, level: Float = 0.2, within seconds: Double = 5) -> Int? {
+        var found: Int?
+        var start = frame
+        let window = Self.rate / 20
+        _ = eventually(within: seconds) {
+            while frames >= start + window {
+                if Self.rms(samples(start..<start + window)) > level {
+                    found = start
+                    return true
+                }
+                start += window / 2
+            }
+            return false
+        }
+        return found
+    }
+
+    /// Waits until a 100 ms window after `frame` is silent (every sample
+    /// below 1e-4); returns where that window starts.
+    func waitForSilence(after frame: Int, within seconds: Double = 5) -> Int? {
+        var found: Int?
+        var start = frame
+        let window = Self.rate / 10
+        _ = eventually(within: seconds) {
+            while frames >= start + window {
+                if samples(start..<start + window).allSatisfy({ abs($0) < 1e-4 }) {
+                    found = start
+                    return true
+                }
+                start += window / 4
+            }
+            return false
+        }
+        return found
+    }
+
+    /// Frames recorded after `frame` and the peak of the last 100 ms, for failure messages.
+    func describe(after frame: Int) -> String {
+        let end = frames
+        let peak = samples(max(frame, end - Self.rate / 10)..<end).map(abs).max() ?? 0
+        return "\(end - frame) frames recorded since, peak of the last 100 ms \(peak)"
+    }
+
+    /// Stops parec and waits until the reader has everything.
+    func stop() {
+        process.kill()
+        _ = eventually(within: 2) { done.load(ordering: .acquiring) }
+    }
+
+    /// The largest sample-to-sample step within one channel over `range`, and where.
+    func largestStep(_ range: Range<Int>) -> (step: Float, frame: Int) {
+        let s = samples(range)
+        var best: (Float, Int) = (0, range.lowerBound)
+        var i = Self.channels
+        while i < s.count {
+            let step = abs(s[i] - s[i - Self.channels])
+            if step > best.0 { best = (step, range.lowerBound + i / Self.channels) }
+            i += 1
+        }
+        return best
+    }
+
+    static func rms(_ samples: [Float]) -> Float {
+        guard !samples.isEmpty else { return 0 }
+        return (samples.reduce(0) { $0 + $1 * $1 } / Float(samples.count)).squareRoot()
+    }
+}
+
+/// Issue 8, item 1: every transition the engine makes fades out, waits until
+/// the fade has been heard, then corks and flushes (or moves, or
+/// disconnects), and starts again without stale audio. A 440 Hz tone at
+/// amplitude 0.5 moves at most 0.029 per sample at 48 kHz (less after the
+/// centre pan); a cut mid-waveform jumps by up to 0.5. The whole recording of
+/// each monitor must stay below 0.05 per sample, and the silence and the
+/// sound must come when they should.
+@Suite(.serialized) struct ClickFreeTransitionTests {
+    static let maxStep: Float = 0.05
+
+    /// Checks a recording's largest step, naming the transition if it clicked.
+    func expectNoClick(_ recording: ContinuousRecording, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let (step, frame) = recording.largestStep(0..<recording.frames)
+        #expect(step < Self.maxStep,
+                "\(what): a jump of \(step) at \(Double(frame) / Double(ContinuousRecording.rate)) s",
+                sourceLocation: sourceLocation)
+    }
+
+    @Test func suspendWakeupInterruptionSessionChangeAndTerminateDoNotClick() throws {
+        let live = try LiveSession(SessionConfiguration(category: .playback))
+        defer { live.stop() }
+        let recording = try ContinuousRecording(live.server, source: "speaker.monitor")
+        defer { recording.stop() }
+        // A virtual sink for the call, so its own tone is not on our monitor.
+        let callSink = try live.server.addOutput(name: "callsink")
+        defer { try? callSink.remove() }
+        try live.playTone()
+        var mark = recording.frames
+        #expect(recording.waitForSound(after: mark) != nil, "the tone never reached the monitor")
+
+        // suspend → silence; wakeup → sound.
+        try live.engine.suspend()
+        mark = recording.frames
+        #expect(eventually { (try? live.ourStream())??.corked == true })
+        #expect(recording.waitForSilence(after: mark) != nil, "suspend did not fall silent")
+        recording.waitFor(ContinuousRecording.rate / 5, after: recording.frames)
+        let silentFrom = recording.frames
+        try live.engine.wakeupFromSuspend()
+        mark = recording.frames
+        #expect(recording.samples(silentFrom - ContinuousRecording.rate / 5..<mark).allSatisfy { abs($0) < 1e-4 },
+                "sound while suspended")
+        guard let back = recording.waitForSound(after: mark) else {
+            Issue.record("no sound after wakeupFromSuspend")
+            return
+        }
+        #expect(back - mark < ContinuousRecording.rate / 2, "sound came back \(back - mark) frames after wakeup")
+
+        // A call interrupts (fade, cork, flush) and ends (fresh audio, fade in).
+        let call = try live.server.startClient(role: "phone", sink: "callsink")
+        #expect(live.log.wait { if case .interruption(let i) = $0 { i.type == .began } else { false } } != nil)
+        mark = recording.frames
+        #expect(recording.waitForSilence(after: mark) != nil, "the interruption did not fall silent")
+        try call.stop()
+        #expect(live.log.wait { if case .interruption(let i) = $0 { i.type == .ended } else { false } } != nil)
+        mark = recording.frames
+        #expect(recording.waitForSound(after: mark) != nil, "no sound after the interruption ended")
+
+        // A session change re-creates the stream (music → video role).
+        try live.engine.changeAudioSessionProperties(SessionConfiguration(category: .playback, mode: .moviePlayback))
+        mark = recording.frames
+        #expect(recording.waitForSound(after: mark) != nil, "no sound after the session change")
+        recording.waitFor(ContinuousRecording.rate / 5, after: recording.frames)
+
+        // terminate: fade, heard, disconnect.
+        live.engine.terminate()
+        mark = recording.frames
+        #expect(recording.waitForSilence(after: mark, within: 10) != nil,
+                "terminate did not fall silent: \(recording.describe(after: mark)), stream \(String(describing: try? live.ourStream()))")
+        recording.waitFor(ContinuousRecording.rate / 10, after: recording.frames)
+        recording.stop()
+        expectNoClick(recording, "suspend, wakeup, interruption, session change or terminate")
+    }
+
+    @Test func aRouteMoveByTheEngineDoesNotClickOnEitherDevice() throws {
+        let live = try LiveSession(SessionConfiguration(category: .playback))
+        defer { live.stop() }
+        let speaker = try ContinuousRecording(live.server, source: "speaker.monitor")
+        defer { speaker.stop() }
+        try live.playTone()
+        #expect(speaker.waitForSound(after: speaker.frames) != nil, "the tone never reached the speaker")
+        let headphones = try live.server.addOutput(name: "usbphones", properties: usbHeadphones)
+        let phones = try ContinuousRecording(live.server, source: "usbphones.monitor")
+        defer { phones.stop() }
+        // Headphones take the route: the engine fades, moves, fades in.
+        #expect(eventually { (try? live.ourSink()) == "usbphones" }, "the stream did not move to the headphones")
+        #expect(phones.waitForSound(after: 0) != nil, "no sound on the headphones")
+        #expect(speaker.waitForSilence(after: speaker.frames) != nil, "the speaker did not fall silent")
+        phones.waitFor(ContinuousRecording.rate / 5, after: phones.frames)
+        speaker.waitFor(ContinuousRecording.rate / 5, after: speaker.frames)
+        // (Unplugging is not checked: the server moves the stream off a
+        // vanished device by itself, mid-waveform, before anyone can fade.)
+        phones.stop()
+        speaker.stop()
+        expectNoClick(phones, "the move onto the headphones")
+        expectNoClick(speaker, "the move off the speaker")
+        try? headphones.remove()
+    }
+}
