@@ -2,6 +2,17 @@
 // per-frame interpolators, the kernel bodies written once as always-inline
 // functions, their instantiation for each instruction set (the AVX2 linear
 // kernel is written by hand with intrinsics), the tables, dispatch.
+//
+// The build settings carry no flags (Package.swift): what this file needs
+// from the compiler it says here. Every `nonblocking` function is checked by
+// clang's function-effects analysis, and a violation (a call that may
+// allocate, lock or block) is a compile error, not a warning:
+#if defined(__clang__)
+#pragma clang diagnostic error "-Wfunction-effects"
+#endif
+// Nothing in a kernel calls libm (fabsf is a builtin and never sets errno),
+// so -fno-math-errno is not needed; optimisation comes from the build
+// configuration (-O2 in -c release).
 #include "mix_kernels.h"
 
 #include <math.h>
