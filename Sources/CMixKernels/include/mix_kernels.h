@@ -10,7 +10,7 @@
 // so the same binary runs on any x86-64 and compiles on other architectures.
 //
 // Every kernel and every function pointer type is `nonblocking`: clang's
-// -Wfunction-effects (an error in this target) proves none of them can
+// -Wfunction-effects (made an error by a pragma in mix_kernels.c) proves none of them can
 // allocate, lock or call anything that might. The Swift render path calls
 // them through the `mk_*` entry points below, which take the table as their
 // first argument.
