@@ -227,10 +227,6 @@ MK_INLINE void write_s16_body(const float *L, const float *R, int16_t *d, int32_
 // One set of entry functions per instruction set, from the same bodies; the
 // compiler vectorises each for its target.
 #define MK_INSTANTIATE(SUFFIX, ATTR)                                                                          \
-    static ATTR void mix_cubic_generic_##SUFFIX(const mk_segment *s, float *L, float *R, int32_t n)            \
-        MK_NONBLOCKING {                                                                                      \
-        mix_cubic_from(s, L, R, 0, n);                                                                        \
-    }                                                                                                         \
     static ATTR void mix_sinc_##SUFFIX(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {   \
         mix_sinc_body(s, L, R, n);                                                                            \
     }                                                                                                         \
@@ -263,7 +259,7 @@ static void mix_linear_portable(const mk_segment *s, float *L, float *R, int32_t
 }
 
 static void mix_cubic_portable(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
-    mix_cubic_generic_portable(s, L, R, n);
+    mix_cubic_from(s, L, R, 0, n);
 }
 
 #ifdef MK_HAVE_AVX2
@@ -348,7 +344,10 @@ static MK_AVX2 void mix_near_unity_dispatch(const mk_segment *s, float *L, float
     const int up = s->step >= (1ull << 32);
     const int stereo = s->source[1] != NULL;
 #define MK_NU(C_, R_, U_, S_) \
-    if (cubic == C_ && ramp == R_ && up == U_ && stereo == S_) return mix_near_unity_avx2(s, L, R, blocks8, R_, U_, S_, C_);
+    if (cubic == C_ && ramp == R_ && up == U_ && stereo == S_) {                                              \
+        mix_near_unity_avx2(s, L, R, blocks8, R_, U_, S_, C_);                                                 \
+        return;                                                                                               \
+    }
     MK_NU(0, 0, 0, 0) MK_NU(0, 0, 0, 1) MK_NU(0, 0, 1, 0) MK_NU(0, 0, 1, 1)
     MK_NU(0, 1, 0, 0) MK_NU(0, 1, 0, 1) MK_NU(0, 1, 1, 0) MK_NU(0, 1, 1, 1)
     MK_NU(1, 0, 0, 0) MK_NU(1, 0, 0, 1) MK_NU(1, 0, 1, 0) MK_NU(1, 0, 1, 1)
@@ -587,7 +586,10 @@ static MK_AVX512 void mix_avx512_dispatch(const mk_segment *s, float *L, float *
     const int ramp = s->gain_step[0] != 0 || s->gain_step[1] != 0;
     const int stereo = s->source[1] != NULL;
 #define MK_V(C_, G_, R_, S_) \
-    if (cubic == C_ && gather == G_ && ramp == R_ && stereo == S_) return mix_avx512(s, L, R, n, C_, G_, R_, S_);
+    if (cubic == C_ && gather == G_ && ramp == R_ && stereo == S_) {                                          \
+        mix_avx512(s, L, R, n, C_, G_, R_, S_);                                                               \
+        return;                                                                                               \
+    }
     MK_V(0, 0, 0, 0) MK_V(0, 0, 0, 1) MK_V(0, 0, 1, 0) MK_V(0, 0, 1, 1)
     MK_V(0, 1, 0, 0) MK_V(0, 1, 0, 1) MK_V(0, 1, 1, 0) MK_V(0, 1, 1, 1)
     MK_V(1, 0, 0, 0) MK_V(1, 0, 0, 1) MK_V(1, 0, 1, 0) MK_V(1, 0, 1, 1)
