@@ -37,11 +37,11 @@ let package = Package(
         // MARK: - Layers
         .target(name: "SoundCore", swiftSettings: strict),
         .target(name: "SoundSession", dependencies: ["SoundCore"], swiftSettings: strict),
-        .target(
-            name: "CMixKernels",
-            // -Werror=function-effects: clang proves every `nonblocking` kernel allocates and locks nothing.
-            cSettings: [.unsafeFlags(["-O3", "-fno-math-errno", "-Wfunction-effects", "-Werror=function-effects"])]
-        ),
+        // No unsafeFlags (SwiftPM refuses them in a versioned dependency): the
+        // function-effects check is a pragma in mix_kernels.c, optimisation is
+        // the configuration's (-c release), and the instruction sets are
+        // per-function `target` attributes.
+        .target(name: "CMixKernels"),
         .target(name: "SoundMixer", dependencies: ["SoundCore", "CMixKernels"], swiftSettings: strict),
         .target(name: "SoundDecoding", dependencies: ["SoundCore", "CSndFile"], swiftSettings: strict),
         .target(name: "SoundBackend", dependencies: ["SoundCore", "SoundSession"], swiftSettings: strict),

@@ -5,7 +5,8 @@
 //   swift build -c release --product mixbench
 //   .build/release/mixbench --voices 64,256,1024,4096 --seconds 10 --block 512 --json [--shared-sources 16]
 //
-// Extra options: --quality linear|cubic|sinc, --kernels automatic|portable.
+// Extra options: --quality linear|cubic|sinc, --kernels automatic|portable|avx2|avx512.
+// Every line names the kernel set that mixed ("kernels").
 import SoundCore
 import SoundMixer
 
@@ -65,11 +66,12 @@ func parse(_ arguments: [String]) -> Options {
             _ = value()
             o.quality = q
         case "--kernels":
-            switch value() {
-            case "automatic": o.kernels = .automatic
-            case "portable": o.kernels = .portable
-            default: fail("--kernels is automatic or portable")
+            let name = value()
+            guard let k = KernelSelection.allCases.first(where: { "\($0)" == name }) else {
+                fail("--kernels is automatic, portable, avx2 or avx512")
             }
+            guard k.isSupported else { fail("this CPU cannot run the \(name) kernels") }
+            o.kernels = k
         case "--help", "-h":
             print("usage: mixbench --voices N[,N…] [--seconds 10] [--block 512] [--json] [--shared-sources K]")
             exit(0)
@@ -205,7 +207,7 @@ for n in options.voices {
         var line = "{\"impl\":\"soundengine\",\"n\":\(n),\"frames\":\(r.frames),\"block\":\(options.block),"
         line += "\"cpu_s\":\(format(r.cpu, 3)),\"proc_cpu_s\":\(format(r.processCPU, 3)),\"wall_s\":\(format(r.wall, 3)),"
         line += "\"rtf\":\(format(rtf, 1)),\"voices_per_core\":\(Int(perCore.rounded())),\"rms\":\(format(r.rms, 3)),"
-        line += "\"resampler\":\"\(options.quality)\""
+        line += "\"resampler\":\"\(options.quality)\",\"kernels\":\"\(r.kernels)\""
         if let k = options.sharedSources { line += ",\"shared_sources\":\(k)" }
         print(line + "}")
     } else {

@@ -2,6 +2,17 @@
 // per-frame interpolators, the kernel bodies written once as always-inline
 // functions, their instantiation for each instruction set (the AVX2 linear
 // kernel is written by hand with intrinsics), the tables, dispatch.
+//
+// The build settings carry no flags (Package.swift): what this file needs
+// from the compiler it says here. Every `nonblocking` function is checked by
+// clang's function-effects analysis, and a violation (a call that may
+// allocate, lock or block) is a compile error, not a warning:
+#if defined(__clang__)
+#pragma clang diagnostic error "-Wfunction-effects"
+#endif
+// Nothing in a kernel calls libm (fabsf is a builtin and never sets errno),
+// so -fno-math-errno is not needed; optimisation comes from the build
+// configuration (-O2 in -c release).
 #include "mix_kernels.h"
 
 #include <math.h>
@@ -12,6 +23,8 @@
 #include <immintrin.h>
 #define MK_HAVE_AVX2 1
 #define MK_AVX2 __attribute__((target("avx2,fma")))
+#define MK_HAVE_AVX512 1
+#define MK_AVX512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")))
 #endif
 
 #define MK_INLINE static inline __attribute__((always_inline))
@@ -214,10 +227,6 @@ MK_INLINE void write_s16_body(const float *L, const float *R, int16_t *d, int32_
 // One set of entry functions per instruction set, from the same bodies; the
 // compiler vectorises each for its target.
 #define MK_INSTANTIATE(SUFFIX, ATTR)                                                                          \
-    static ATTR void mix_cubic_generic_##SUFFIX(const mk_segment *s, float *L, float *R, int32_t n)            \
-        MK_NONBLOCKING {                                                                                      \
-        mix_cubic_from(s, L, R, 0, n);                                                                        \
-    }                                                                                                         \
     static ATTR void mix_sinc_##SUFFIX(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {   \
         mix_sinc_body(s, L, R, n);                                                                            \
     }                                                                                                         \
@@ -250,7 +259,7 @@ static void mix_linear_portable(const mk_segment *s, float *L, float *R, int32_t
 }
 
 static void mix_cubic_portable(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
-    mix_cubic_generic_portable(s, L, R, n);
+    mix_cubic_from(s, L, R, 0, n);
 }
 
 #ifdef MK_HAVE_AVX2
@@ -335,7 +344,10 @@ static MK_AVX2 void mix_near_unity_dispatch(const mk_segment *s, float *L, float
     const int up = s->step >= (1ull << 32);
     const int stereo = s->source[1] != NULL;
 #define MK_NU(C_, R_, U_, S_) \
-    if (cubic == C_ && ramp == R_ && up == U_ && stereo == S_) return mix_near_unity_avx2(s, L, R, blocks8, R_, U_, S_, C_);
+    if (cubic == C_ && ramp == R_ && up == U_ && stereo == S_) {                                              \
+        mix_near_unity_avx2(s, L, R, blocks8, R_, U_, S_, C_);                                                 \
+        return;                                                                                               \
+    }
     MK_NU(0, 0, 0, 0) MK_NU(0, 0, 0, 1) MK_NU(0, 0, 1, 0) MK_NU(0, 0, 1, 1)
     MK_NU(0, 1, 0, 0) MK_NU(0, 1, 0, 1) MK_NU(0, 1, 1, 0) MK_NU(0, 1, 1, 1)
     MK_NU(1, 0, 0, 0) MK_NU(1, 0, 0, 1) MK_NU(1, 0, 1, 0) MK_NU(1, 0, 1, 1)
@@ -440,6 +452,160 @@ static MK_AVX2 void mix_linear_avx2(const mk_segment *s, float *L, float *R, int
 }
 #endif
 
+#ifdef MK_HAVE_AVX512
+MK_INSTANTIATE(avx512, MK_AVX512)
+
+// The AVX-512 resampling kernel, linear and cubic: 16 output frames per
+// step, with exact 32.32 positions per lane. Lane j of a step reads at
+// k0 + idx_j + f_j, where idx_j and f_j come from pos + j * step split into
+// integer and fraction words with an explicit carry (unsigned compare into a
+// mask register, masked add), and f_j is the same 24-bit fraction the
+// portable body uses, so the two differ only by FMA rounding.
+//
+// While the taps of all 16 lanes lie in 32 consecutive samples (linear:
+// step <= 2; cubic, which reads one sample before and two after:
+// 15 * step < 28), two contiguous 16-float loads and one two-source permute
+// (vpermt2ps) per tap replace a gather; larger steps gather. The loads of a
+// step reach at most 31 samples past its first position, within
+// MK_GUARD_FRAMES. The last, partial step runs masked (accumulator loads and
+// stores, and gathers, so no lane reads past what the segment may).
+MK_INLINE MK_AVX512 __m512 avx512_taps(const float *xb, __m512i idx, __m512 f, __mmask16 m, const int cubic,
+                                       const int gather) MK_NONBLOCKING {
+    const __m512i one = _mm512_set1_epi32(1);
+    const __m512 zero = _mm512_setzero_ps();
+    if (!cubic) {
+        __m512 a, b;
+        if (gather) {
+            a = _mm512_mask_i32gather_ps(zero, m, idx, xb, 4);
+            b = _mm512_mask_i32gather_ps(zero, m, idx, xb + 1, 4);
+        } else {
+            __m512 lo = _mm512_loadu_ps(xb), hi = _mm512_loadu_ps(xb + 16);
+            a = _mm512_permutex2var_ps(lo, idx, hi);
+            b = _mm512_permutex2var_ps(lo, _mm512_add_epi32(idx, one), hi);
+        }
+        return _mm512_fmadd_ps(f, _mm512_sub_ps(b, a), a);
+    }
+    __m512 xm1, x0, x1, x2;
+    if (gather) {
+        xm1 = _mm512_mask_i32gather_ps(zero, m, idx, xb - 1, 4);
+        x0 = _mm512_mask_i32gather_ps(zero, m, idx, xb, 4);
+        x1 = _mm512_mask_i32gather_ps(zero, m, idx, xb + 1, 4);
+        x2 = _mm512_mask_i32gather_ps(zero, m, idx, xb + 2, 4);
+    } else {  // taps k-1 … k+2 = entries idx … idx+3 of the 32 samples from xb - 1
+        __m512 lo = _mm512_loadu_ps(xb - 1), hi = _mm512_loadu_ps(xb + 15);
+        __m512i i1 = _mm512_add_epi32(idx, one);
+        xm1 = _mm512_permutex2var_ps(lo, idx, hi);
+        x0 = _mm512_permutex2var_ps(lo, i1, hi);
+        x1 = _mm512_permutex2var_ps(lo, _mm512_add_epi32(i1, one), hi);
+        x2 = _mm512_permutex2var_ps(lo, _mm512_add_epi32(i1, _mm512_add_epi32(one, one)), hi);
+    }
+    const __m512 half = _mm512_set1_ps(0.5f);
+    __m512 c1 = _mm512_mul_ps(half, _mm512_sub_ps(x1, xm1));
+    __m512 c2 = _mm512_sub_ps(
+        _mm512_fmadd_ps(_mm512_set1_ps(2.0f), x1, _mm512_fmadd_ps(_mm512_set1_ps(-2.5f), x0, xm1)),
+        _mm512_mul_ps(half, x2));
+    __m512 c3 = _mm512_fmadd_ps(half, _mm512_sub_ps(x2, xm1), _mm512_mul_ps(_mm512_set1_ps(1.5f), _mm512_sub_ps(x0, x1)));
+    return _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_fmadd_ps(c3, f, c2), f, c1), f, x0);
+}
+
+// The state of one segment's AVX-512 loop: lane offsets, gains, prefetches.
+typedef struct avx512_run {
+    __m512i lane_lo, lane_hi;
+    __m512 gl, gr, dl, dr, frame;
+    const float *x, *y, *p0, *p1;
+    uint64_t pos, step16;
+    int32_t n, extra;
+} avx512_run;
+
+// One step of 16 frames from frame i, the lanes in `m` only.
+MK_INLINE MK_AVX512 void avx512_step(avx512_run *r, float *L, float *R, int32_t i, __mmask16 m, const int cubic,
+                                     const int gather, const int ramp, const int stereo) MK_NONBLOCKING {
+    const __m512i one = _mm512_set1_epi32(1);
+    if (r->p0) {
+        _mm_prefetch((const char *)(r->p0 + i), _MM_HINT_T0);
+        if (i < r->extra) _mm_prefetch((const char *)(r->p0 + r->n + i), _MM_HINT_T0);
+    }
+    if (r->p1) {
+        _mm_prefetch((const char *)(r->p1 + i), _MM_HINT_T0);
+        if (i < r->extra) _mm_prefetch((const char *)(r->p1 + r->n + i), _MM_HINT_T0);
+    }
+    const ptrdiff_t k = (ptrdiff_t)(r->pos >> 32);
+    __m512i lo = _mm512_add_epi32(_mm512_set1_epi32((int32_t)(uint32_t)r->pos), r->lane_lo);
+    __m512i idx = _mm512_mask_add_epi32(r->lane_hi, _mm512_cmplt_epu32_mask(lo, r->lane_lo), r->lane_hi, one);
+    __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srli_epi32(lo, 8)), _mm512_set1_ps(1.0f / 16777216.0f));
+    __m512 v = avx512_taps(r->x + k, idx, f, m, cubic, gather);
+    __m512 w = stereo ? avx512_taps(r->y + k, idx, f, m, cubic, gather) : v;
+    __m512 g0 = r->gl, g1 = r->gr;
+    if (ramp) {
+        g0 = _mm512_fmadd_ps(r->dl, r->frame, r->gl);
+        g1 = _mm512_fmadd_ps(r->dr, r->frame, r->gr);
+        r->frame = _mm512_add_ps(r->frame, _mm512_set1_ps(16));
+    }
+    r->pos += r->step16;
+    if (m == (__mmask16)0xFFFF) {
+        _mm512_storeu_ps(L + i, _mm512_fmadd_ps(v, g0, _mm512_loadu_ps(L + i)));
+        _mm512_storeu_ps(R + i, _mm512_fmadd_ps(w, g1, _mm512_loadu_ps(R + i)));
+    } else {
+        _mm512_mask_storeu_ps(L + i, m, _mm512_fmadd_ps(v, g0, _mm512_maskz_loadu_ps(m, L + i)));
+        _mm512_mask_storeu_ps(R + i, m, _mm512_fmadd_ps(w, g1, _mm512_maskz_loadu_ps(m, R + i)));
+    }
+}
+
+MK_INLINE MK_AVX512 void mix_avx512(const mk_segment *s, float *L, float *R, int32_t n, const int cubic,
+                                    const int gather, const int ramp, const int stereo) MK_NONBLOCKING {
+    uint32_t jlo[16], jhi[16];
+    for (int j = 0; j < 16; j++) {
+        uint64_t o = (uint64_t)j * s->step;
+        jlo[j] = (uint32_t)o;
+        jhi[j] = (uint32_t)(o >> 32);
+    }
+    avx512_run r = {
+        .lane_lo = _mm512_loadu_si512(jlo), .lane_hi = _mm512_loadu_si512(jhi),
+        .gl = _mm512_set1_ps(s->gain[0]), .gr = _mm512_set1_ps(s->gain[1]),
+        .dl = _mm512_set1_ps(s->gain_step[0]), .dr = _mm512_set1_ps(s->gain_step[1]),
+        .frame = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+        .x = s->source[0], .y = s->source[1], .p0 = s->prefetch[0], .p1 = s->prefetch[1],
+        .pos = s->position, .step16 = s->step * 16,
+        // The next voice reads about n * its step samples: one cache line
+        // per step covers n, and the first eighth of the steps add n / 8.
+        .n = n, .extra = (n >> 3) & ~15,
+    };
+    const int32_t full = n & ~15;
+    int32_t i = 0;
+    for (; i < full; i += 16) avx512_step(&r, L, R, i, (__mmask16)0xFFFF, cubic, gather, ramp, stereo);
+    // The last frames: masked (accumulators and gathers), so nothing is
+    // read past what the segment may.
+    if (i < n) avx512_step(&r, L, R, i, (__mmask16)((1u << (n - i)) - 1), cubic, gather, ramp, stereo);
+}
+
+// Instantiates the loop with its four switches fixed, so none is tested
+// inside it.
+static MK_AVX512 void mix_avx512_dispatch(const mk_segment *s, float *L, float *R, int32_t n, const int cubic)
+    MK_NONBLOCKING {
+    const int gather = cubic ? s->step * 15 >= (28ull << 32) : s->step > (2ull << 32);
+    const int ramp = s->gain_step[0] != 0 || s->gain_step[1] != 0;
+    const int stereo = s->source[1] != NULL;
+#define MK_V(C_, G_, R_, S_) \
+    if (cubic == C_ && gather == G_ && ramp == R_ && stereo == S_) {                                          \
+        mix_avx512(s, L, R, n, C_, G_, R_, S_);                                                               \
+        return;                                                                                               \
+    }
+    MK_V(0, 0, 0, 0) MK_V(0, 0, 0, 1) MK_V(0, 0, 1, 0) MK_V(0, 0, 1, 1)
+    MK_V(0, 1, 0, 0) MK_V(0, 1, 0, 1) MK_V(0, 1, 1, 0) MK_V(0, 1, 1, 1)
+    MK_V(1, 0, 0, 0) MK_V(1, 0, 0, 1) MK_V(1, 0, 1, 0) MK_V(1, 0, 1, 1)
+    MK_V(1, 1, 0, 0) MK_V(1, 1, 0, 1) MK_V(1, 1, 1, 0) MK_V(1, 1, 1, 1)
+#undef MK_V
+}
+
+static MK_AVX512 void mix_linear_avx512(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
+    mix_avx512_dispatch(s, L, R, n, 0);
+}
+
+static MK_AVX512 void mix_cubic_avx512(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
+    mix_avx512_dispatch(s, L, R, n, 1);
+}
+#endif
+
 // MARK: - Tables and dispatch
 
 struct mk_kernel_table {
@@ -465,13 +631,59 @@ static const mk_kernel_table portable_table = MK_TABLE(portable, "portable");
 #ifdef MK_HAVE_AVX2
 static const mk_kernel_table avx2_table = MK_TABLE(avx2, "avx2+fma");
 #endif
+#ifdef MK_HAVE_AVX512
+static const mk_kernel_table avx512_table = MK_TABLE(avx512, "avx512");
+#endif
+
+int mk_kernels_supported(mk_kernel_choice choice) {
+    switch (choice) {
+    case MK_KERNELS_AUTOMATIC:
+    case MK_KERNELS_PORTABLE:
+        return 1;
+    case MK_KERNELS_AVX2:
+#ifdef MK_HAVE_AVX2
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+        return 0;
+#endif
+    case MK_KERNELS_AVX512:
+#ifdef MK_HAVE_AVX512
+        // The runtime's CPU model sets these only when the OS saves the
+        // AVX-512 state (XCR0), so a kernel that hides it is not chosen.
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+        return 0;
+#endif
+    }
+    return 0;
+}
 
 const mk_kernel_table *mk_select_kernels(mk_kernel_choice choice) {
+    if (!mk_kernels_supported(choice)) return NULL;
     pthread_once(&sinc_once, build_sinc_table);
-    if (choice == MK_KERNELS_PORTABLE) return &portable_table;
+    switch (choice) {
+    case MK_KERNELS_PORTABLE:
+        return &portable_table;
+#ifdef MK_HAVE_AVX512
+    case MK_KERNELS_AVX512:
+        return &avx512_table;
+#endif
 #ifdef MK_HAVE_AVX2
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &avx2_table;
+    case MK_KERNELS_AVX2:
+        return &avx2_table;
+#endif
+    default:
+        break;
+    }
+#ifdef MK_HAVE_AVX512
+    if (mk_kernels_supported(MK_KERNELS_AVX512)) return &avx512_table;
+#endif
+#ifdef MK_HAVE_AVX2
+    if (mk_kernels_supported(MK_KERNELS_AVX2)) return &avx2_table;
 #endif
     return &portable_table;
 }

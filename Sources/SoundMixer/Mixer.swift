@@ -186,7 +186,7 @@ public final class Mixer: @unchecked Sendable {
         return s
     }
 
-    /// Name of the kernel set mixing: "avx2+fma" or "portable".
+    /// Name of the kernel set mixing: "avx512", "avx2+fma" or "portable".
     public var kernelName: String {
         String(cString: mk_kernel_name(core.pointee.kernels))
     }

@@ -1,3 +1,4 @@
+import CMixKernels
 public import SoundCore
 
 /// Everything a ``Mixer`` fixes when it is created: its rate and quantum and
@@ -92,13 +93,33 @@ public struct MixerConfiguration: Sendable, Hashable {
         try check(
             (64...(1 << 20)).contains(meterWindowFrames), "meterWindowFrames", meterWindowFrames, "must be 64…1048576")
         try check((0...4096).contains(declickFrames), "declickFrames", declickFrames, "must be 0…4096")
+        if !kernels.isSupported {
+            throw .invalidParameter("MixerConfiguration.kernels = \(kernels): this CPU cannot run that kernel set")
+        }
     }
 }
 
 /// Which set of mixing kernels a ``Mixer`` uses.
-public enum KernelSelection: Sendable, Hashable {
-    /// The fastest set the CPU supports (AVX2+FMA on x86-64 that has it, else portable C).
+public enum KernelSelection: Sendable, Hashable, CaseIterable {
+    /// The fastest set the CPU supports: AVX-512 on x86-64 that has it (F, VL,
+    /// BW, DQ), else AVX2+FMA, else portable C.
     case automatic
     /// The portable C kernels on any CPU (to compare, or to rule the vector kernels out).
     case portable
+    /// The AVX2+FMA kernels; only where ``isSupported``.
+    case avx2
+    /// The AVX-512 kernels; only where ``isSupported``.
+    case avx512
+
+    /// Whether this CPU can run the set (always for `automatic` and `portable`).
+    public var isSupported: Bool { mk_kernels_supported(choice) != 0 }
+
+    var choice: mk_kernel_choice {
+        switch self {
+        case .automatic: MK_KERNELS_AUTOMATIC
+        case .portable: MK_KERNELS_PORTABLE
+        case .avx2: MK_KERNELS_AVX2
+        case .avx512: MK_KERNELS_AVX512
+        }
+    }
 }

@@ -24,7 +24,7 @@ public struct MixerStatistics: Sendable, Hashable {
     public var eventsPosted: UInt64 = 0
     /// Events lost because the event queue was full.
     public var eventsDropped: UInt64 = 0
-    /// Name of the kernel set in use: "avx2+fma" or "portable".
+    /// Name of the kernel set in use: "avx512", "avx2+fma" or "portable".
     public var kernels: String = ""
 
     /// Creates zeroed counters.

@@ -11,14 +11,9 @@ struct MixNReferenceTests {
     static let rate = 48_000
 
     static func noise(seed: UInt64) -> [Float] {
-        var state = seed
+        var generator = SplitMix64(state: seed)
         return (0..<rate).map { _ in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Float(Int32(truncatingIfNeeded: Int64(z >> 40)) - 8_388_608) / 8_388_608
+            Float(Int32(truncatingIfNeeded: Int64(generator.next() >> 40)) - 8_388_608) / 8_388_608
         }
     }
 
@@ -26,6 +21,24 @@ struct MixNReferenceTests {
         KernelSelection.automatic, .portable,
     ])
     func correlatesWithReference(kernels: KernelSelection) throws {
+        try Self.check(kernels)
+    }
+
+    @Test(
+        "… with the AVX2+FMA kernels",
+        .enabled(if: KernelSelection.avx2.isSupported, "this CPU cannot run the AVX2+FMA kernels"))
+    func avx2CorrelatesWithReference() throws {
+        try Self.check(.avx2)
+    }
+
+    @Test(
+        "… with the AVX-512 kernels",
+        .enabled(if: KernelSelection.avx512.isSupported, "this CPU cannot run the AVX-512 kernels"))
+    func avx512CorrelatesWithReference() throws {
+        try Self.check(.avx512)
+    }
+
+    static func check(_ kernels: KernelSelection) throws {
         let n = 64, frames = Self.rate
         let sources = (0..<n).map { Self.noise(seed: UInt64($0)) }
         // Reference: out[t] = Σ 0.5 · (cos θ, sin θ) · lerp(x, t · r mod 48000).

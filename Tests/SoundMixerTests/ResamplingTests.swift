@@ -122,22 +122,5 @@ struct ResamplingTests {
         #expect(same(try play(loadedWith: .sinc, voice: .linear, streamed: true), plainSound))
     }
 
-    @Test("the portable and the vector kernels agree", arguments: [0.61, 0.95, 1.0, 1.07, 1.6, 3.3], ResamplerQuality.allCases)
-    func kernelSetsAgree(pitch: Double, quality: ResamplerQuality) throws {
-        func run(_ kernels: KernelSelection) throws -> [Float] {
-            let mixer = try makeMixer { $0.kernels = kernels }
-            let sound = try mixer.loadSound(sine(frequency: 440, frames: 4800, amplitude: 0.7), name: "s")
-            let stereo = try mixer.loadSound(
-                DecodedAudio(sampleRate: 44_100, channelCount: 2, samples: (0..<8000).map { Float(sin(Double($0) * 0.01)) }),
-                name: "st")
-            try mixer.play(sound, VoiceParameters(volume: 0.8, pan: 0.3, pitch: pitch, loop: true, quality: quality))
-            let v = try mixer.play(stereo, VoiceParameters(pitch: pitch, loop: true, fadeInFrames: 700, quality: quality))
-            var out = render(mixer, frames: 3000, block: 333).left
-            try mixer.setVolume(v, 0.2, rampFrames: 1000)
-            out += render(mixer, frames: 3000, block: 333).right
-            return out
-        }
-        let a = try run(.automatic), p = try run(.portable)
-        #expect(zip(a, p).map { abs($0 - $1) }.max()! < 1e-5)
-    }
+    // The kernel sets are compared with each other in KernelLevelTests.
 }

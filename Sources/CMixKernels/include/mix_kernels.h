@@ -3,13 +3,14 @@
 // (docs/mixer.md, "Kernels and CPU dispatch").
 //
 // Each kernel exists in one portable C version and, on x86-64, in an
-// AVX2+FMA version compiled with a function-level `target` attribute. A table
+// AVX2+FMA and an AVX-512 version, each compiled with a function-level
+// `target` attribute (no global -m flag). A table
 // of function pointers is chosen once, when a mixer is created
 // (`mk_select_kernels`), from what the CPU reports (`__builtin_cpu_supports`),
 // so the same binary runs on any x86-64 and compiles on other architectures.
 //
 // Every kernel and every function pointer type is `nonblocking`: clang's
-// -Wfunction-effects (an error in this target) proves none of them can
+// -Wfunction-effects (made an error by a pragma in mix_kernels.c) proves none of them can
 // allocate, lock or call anything that might. The Swift render path calls
 // them through the `mk_*` entry points below, which take the table as their
 // first argument.
@@ -84,13 +85,22 @@ typedef enum mk_kernel_choice {
     MK_KERNELS_AUTOMATIC = 0,
     /// The portable C set, whatever the CPU.
     MK_KERNELS_PORTABLE = 1,
+    /// The AVX2+FMA set (x86-64 with AVX2 and FMA).
+    MK_KERNELS_AVX2 = 2,
+    /// The AVX-512 set (x86-64 with AVX-512 F, VL, BW and DQ, and AVX2+FMA).
+    MK_KERNELS_AVX512 = 3,
 } mk_kernel_choice;
 
-/// Returns the kernel table for `choice` (never NULL) and builds the shared
-/// sinc table on first use. Thread-safe; call on a control thread.
+/// 1 if this CPU (and this build) can run `choice`, else 0. Thread-safe.
+int mk_kernels_supported(mk_kernel_choice choice);
+
+/// Returns the kernel table for `choice`, NULL if `mk_kernels_supported` says
+/// it cannot run here, and builds the shared sinc table on first use.
+/// Automatic picks AVX-512, else AVX2+FMA, else portable. Thread-safe; call
+/// on a control thread.
 const mk_kernel_table *mk_select_kernels(mk_kernel_choice choice);
 
-/// Name of a table's instruction set: "avx2+fma" or "portable".
+/// Name of a table's instruction set: "avx512", "avx2+fma" or "portable".
 const char *mk_kernel_name(const mk_kernel_table *table);
 
 /// Adds one resampled segment into `out_left`/`out_right` (accumulates).

@@ -6,8 +6,8 @@ import CMixKernels
 // Swift's performance checker cannot see into C, so every call is wrapped in
 // `_unsafePerformance`: the proof that the kernels neither allocate nor lock
 // is on the C side, where each kernel and each function-pointer type is
-// `nonblocking` and clang's -Wfunction-effects is an error
-// (Package.swift, target CMixKernels).
+// `nonblocking` and clang's -Wfunction-effects is an error (a pragma at
+// the top of mix_kernels.c; the target has no build flags).
 extension RenderCore {
     @_noLocks @inline(__always)
     func mix(

@@ -75,8 +75,8 @@ struct RenderCore {
     var engineRate: Double
     /// Render events lost to a full event ring, not yet reported.
     var unreportedDrops = 0
-    /// Samples the voice after next will read: the kernels prefetch them
-    /// while mixing (see `mk_segment.prefetch`); taken by the first run.
+    /// Samples a voice a few places ahead will read (`renderQuantum`): the
+    /// kernels prefetch them while mixing (see `mk_segment.prefetch`); taken by the first run.
     var prefetch0: UnsafePointer<Float>?
     var prefetch1: UnsafePointer<Float>?
 
@@ -111,8 +111,12 @@ extension RenderCore {
         for i in 0..<c.maxBuses { (meters + i).initialize(to: Atomic(0)) }
         let streams = UnsafeMutablePointer<StreamRing>.allocate(capacity: max(c.maxStreams, 1))
         for i in 0..<c.maxStreams { (streams + i).initialize(to: StreamRing(capacity: c.streamBufferFrames)) }
-        let kernels = mk_select_kernels(c.kernels == .portable ? MK_KERNELS_PORTABLE : MK_KERNELS_AUTOMATIC)!
-        let busBuffers = table(c.maxBuses * 2 * c.quantumFrames, Float(0))
+        let kernels = mk_select_kernels(c.kernels.choice)!  // validated: the CPU supports the set
+        // Cache-line aligned (every plane then is too: a quantum is a power of
+        // two ≥ 64 frames), so no vector load or store of a bus splits a line.
+        let busFloats = c.maxBuses * 2 * c.quantumFrames
+        let busBuffers = UnsafeMutableRawPointer.allocate(byteCount: busFloats * 4, alignment: 64)
+            .initializeMemory(as: Float.self, repeating: 0, count: busFloats)
 
         let core = UnsafeMutablePointer<RenderCore>.allocate(capacity: 1)
         core.initialize(
@@ -153,7 +157,7 @@ extension RenderCore {
         c.soundReleased.deallocate()
         for i in 0..<c.maxStreams { c.streams[i].deallocate() }
         c.streams.deallocate()
-        c.busBuffers.deallocate()
+        UnsafeMutableRawPointer(c.busBuffers).deallocate()  // allocated raw, 64-byte aligned
         c.busStates.deallocate()
         c.meters.deinitialize(count: c.maxBuses)
         c.meters.deallocate()

@@ -1,0 +1,186 @@
+import CMixKernels
+import Foundation
+import SoundCore
+import SoundMixer
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every vector kernel set against the portable C set, the scalar reference
+/// (docs/mixer.md, "Kernels and CPU dispatch"): through the real mixer, and
+/// kernel by kernel on random segments. A set this CPU cannot run is skipped
+/// by name, with the reason (`KernelSelection.isSupported` decides), so a run
+/// on a machine without AVX-512 says so instead of passing quietly.
+@Suite("Kernel sets against the portable reference")
+struct KernelLevelTests {
+    static let pitches = [0.25, 0.61, 0.95, 1.0, 1.07, 1.6, 1.9, 3.3]
+
+    // MARK: - Through the mixer
+
+    /// A mono sine panned and a stereo sound faded in and ramped, rendered in
+    /// uneven blocks: every kind of segment the render path makes.
+    static func mixerOutput(_ kernels: KernelSelection, pitch: Double, quality: ResamplerQuality) throws -> [Float] {
+        let mixer = try makeMixer { $0.kernels = kernels }
+        let sound = try mixer.loadSound(sine(frequency: 440, frames: 4800, amplitude: 0.7), name: "s")
+        let stereo = try mixer.loadSound(
+            DecodedAudio(sampleRate: 44_100, channelCount: 2, samples: (0..<8000).map { Float(sin(Double($0) * 0.01)) }),
+            name: "st")
+        try mixer.play(sound, VoiceParameters(volume: 0.8, pan: 0.3, pitch: pitch, loop: true, quality: quality))
+        let v = try mixer.play(stereo, VoiceParameters(pitch: pitch, loop: true, fadeInFrames: 700, quality: quality))
+        var out = render(mixer, frames: 3000, block: 333).left
+        try mixer.setVolume(v, 0.2, rampFrames: 1000)
+        out += render(mixer, frames: 3000, block: 333).right
+        return out
+    }
+
+    static func agreesThroughMixer(_ kernels: KernelSelection, pitch: Double, quality: ResamplerQuality) throws {
+        let a = try mixerOutput(kernels, pitch: pitch, quality: quality)
+        let p = try mixerOutput(.portable, pitch: pitch, quality: quality)
+        #expect(zip(a, p).map { abs($0 - $1) }.max()! < 1e-5)
+    }
+
+    @Test("the automatic set agrees with the portable one through the mixer", arguments: pitches, ResamplerQuality.allCases)
+    func automaticThroughMixer(pitch: Double, quality: ResamplerQuality) throws {
+        try Self.agreesThroughMixer(.automatic, pitch: pitch, quality: quality)
+    }
+
+    @Test(
+        "AVX2+FMA agrees with portable through the mixer",
+        .enabled(if: KernelSelection.avx2.isSupported, "this CPU cannot run the AVX2+FMA kernels"),
+        arguments: pitches, ResamplerQuality.allCases)
+    func avx2ThroughMixer(pitch: Double, quality: ResamplerQuality) throws {
+        try Self.agreesThroughMixer(.avx2, pitch: pitch, quality: quality)
+    }
+
+    @Test(
+        "AVX-512 agrees with portable through the mixer",
+        .enabled(if: KernelSelection.avx512.isSupported, "this CPU cannot run the AVX-512 kernels"),
+        arguments: pitches, ResamplerQuality.allCases)
+    func avx512ThroughMixer(pitch: Double, quality: ResamplerQuality) throws {
+        try Self.agreesThroughMixer(.avx512, pitch: pitch, quality: quality)
+    }
+
+    // MARK: - Kernel by kernel
+
+    /// Random segments (rate 0.03…4 plus every mode boundary, 1…600 frames,
+    /// mono and stereo, constant and ramped gains, linear, cubic and sinc)
+    /// mixed by `kernels` and by the portable set into the same random
+    /// accumulators. The source ends exactly `MK_GUARD_FRAMES` samples past
+    /// each segment's last position, against an unreadable page, so a kernel
+    /// that reads further than its contract allows crashes the test; the
+    /// accumulators carry sentinels past `frames` that must stay untouched.
+    static func agreesOnSegments(_ kernels: KernelSelection, choice: mk_kernel_choice) {
+        guard let vector = mk_select_kernels(choice), let portable = mk_select_kernels(MK_KERNELS_PORTABLE) else {
+            Issue.record("mk_select_kernels refused \(kernels)")
+            return
+        }
+        #expect(String(cString: mk_kernel_name(vector)) != "portable")
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = 16 * page
+        guard let region = mmap(nil, length + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            region != MAP_FAILED
+        else {
+            Issue.record("mmap failed")
+            return
+        }
+        defer { munmap(region, length + page) }
+        #expect(mprotect(region + length, page, PROT_NONE) == 0)
+        let floats = length / 4
+        // Two planes: plane 1 ends at the unreadable page, plane 0 half-way.
+        let memory = region.bindMemory(to: Float.self, capacity: floats)
+        var rng = SplitMix64(state: 0x5EED)
+        for i in 0..<floats { memory[i] = Float.random(in: -1...1, using: &rng) }
+
+        let unit = Double(1 << 32)
+        let boundaries: [Double] = [7.0 / 8, 9.0 / 8, 1, 2, 28.0 / 15, 0.5]
+        var worst: Float = 0
+        var failures = 0
+        for trial in 0..<3000 {
+            var step: UInt64
+            if trial < boundaries.count * 4 {  // each boundary exactly and one unit either side
+                step = UInt64(boundaries[trial / 4] * unit) &+ UInt64(bitPattern: Int64(trial % 4) - 2)
+            } else {
+                step = UInt64(Double.random(in: 0.03...4, using: &rng) * unit)
+            }
+            step = max(step, 1)
+            let frames = trial % 7 == 0 ? Int.random(in: 1...40, using: &rng) : Int.random(in: 1...600, using: &rng)
+            let position = UInt64.random(in: 0..<(4 << 32), using: &rng)
+            let stereo = Bool.random(using: &rng)
+            let ramp = Bool.random(using: &rng)
+            let interpolation = mk_interpolation(UInt32(trial % 3))
+            let last = Int((position &+ UInt64(frames - 1) &* step) >> 32)
+            // Sources placed so that exactly MK_GUARD_FRAMES samples follow the last position.
+            let end1 = floats, end0 = floats / 2
+            let base1 = memory + (end1 - Int(MK_GUARD_FRAMES) - 1 - last)
+            let base0 = memory + (end0 - Int(MK_GUARD_FRAMES) - 1 - last)
+            var segment = mk_segment()
+            segment.source = (UnsafePointer(base0), stereo ? UnsafePointer(base1) : nil)
+            segment.position = position
+            segment.step = step
+            segment.gain = (Float.random(in: -1...1, using: &rng), Float.random(in: -1...1, using: &rng))
+            segment.gain_step = ramp ? (Float.random(in: -1e-3...1e-3, using: &rng), Float.random(in: -1e-3...1e-3, using: &rng)) : (0, 0)
+            segment.prefetch = (UnsafePointer(memory), stereo ? UnsafePointer(memory + 4096) : nil)
+            let sentinel: Float = 12345
+            let start = (0..<(2 * frames)).map { _ in Float.random(in: -1...1, using: &rng) }
+            var a = start + [Float](repeating: sentinel, count: 32), b = a
+            func run(_ table: OpaquePointer, _ out: inout [Float]) {
+                out.withUnsafeMutableBufferPointer { o in
+                    var s = segment
+                    mk_mix(table, interpolation, &s, o.baseAddress!, o.baseAddress! + frames, Int32(frames))
+                }
+            }
+            run(vector, &a)
+            run(portable, &b)
+            let difference = zip(a, b).map { abs($0 - $1) }.max()!
+            worst = max(worst, difference)
+            if difference >= 1e-5 || a[(2 * frames)...].contains(where: { $0 != sentinel }) {
+                failures += 1
+                if failures <= 5 {
+                    Issue.record(
+                        "\(kernels) trial \(trial): step \(Double(step) / unit), frames \(frames), stereo \(stereo), ramp \(ramp), interpolation \(interpolation.rawValue): difference \(difference)")
+                }
+            }
+        }
+        #expect(failures == 0, "largest difference \(worst)")
+    }
+
+    @Test(
+        "AVX2+FMA kernels agree with portable on random segments, reading only what they may",
+        .enabled(if: KernelSelection.avx2.isSupported, "this CPU cannot run the AVX2+FMA kernels"))
+    func avx2Segments() {
+        Self.agreesOnSegments(.avx2, choice: MK_KERNELS_AVX2)
+    }
+
+    @Test(
+        "AVX-512 kernels agree with portable on random segments, reading only what they may",
+        .enabled(if: KernelSelection.avx512.isSupported, "this CPU cannot run the AVX-512 kernels"))
+    func avx512Segments() {
+        Self.agreesOnSegments(.avx512, choice: MK_KERNELS_AVX512)
+    }
+
+    @Test("a set the CPU cannot run is refused, and automatic picks the widest one it can")
+    func selection() throws {
+        for kernels in KernelSelection.allCases where !kernels.isSupported {
+            #expect(throws: SoundEngineError.self) { try makeMixer { $0.kernels = kernels } }
+        }
+        let expected =
+            KernelSelection.avx512.isSupported ? "avx512" : KernelSelection.avx2.isSupported ? "avx2+fma" : "portable"
+        #expect(try makeMixer().kernelName == expected)
+        #expect(try makeMixer { $0.kernels = .portable }.kernelName == "portable")
+    }
+}
+
+/// splitmix64 (the mix-N workload's noise generator, and a seeded generator
+/// so a failing trial replays exactly).
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
