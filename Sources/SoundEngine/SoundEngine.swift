@@ -1,6 +1,7 @@
 public import SoundCore
 public import SoundMixer
 public import SoundSession
+import Foundation
 import Synchronization
 
 /// The process-wide sound engine, like Wwise's `AK::SoundEngine`.
@@ -30,12 +31,20 @@ public enum SoundEngine {
         case empty
         case initializing
         case running(SoundEngineInstance)
+        /// ``terminate()`` is closing this one: calls behave as after
+        /// terminate, a second terminate waits for it, initialize waits for it.
+        case terminating(SoundEngineInstance)
 
         var instance: SoundEngineInstance? {
             if case .running(let instance) = self { return instance }
             return nil
         }
     }
+
+    /// How long initialize or a second terminate waits for a terminate in
+    /// progress (it fades, waits for the fade to be heard and disconnects:
+    /// well under a second) before giving up.
+    private static let terminateWait: Duration = .seconds(5)
 
     private static let shared = Mutex<Slot>(.empty)
     /// The process-wide event stream's subscribers; outlives every engine.
@@ -70,9 +79,24 @@ public enum SoundEngine {
         // Bad settings are refused before anything changes, even the slot.
         try settings.validate()
         try platform.validate()
-        try shared.withLock { slot throws(SoundEngineError) in
-            guard case .empty = slot else { throw .alreadyInitialized }
-            slot = .initializing
+        // A terminate in progress finishes first: at most one engine of ours
+        // exists on the server at any time.
+        let deadline = ContinuousClock.now + terminateWait
+        while true {
+            let claimed = try shared.withLock { slot throws(SoundEngineError) -> Bool in
+                switch slot {
+                case .empty:
+                    slot = .initializing
+                    return true
+                case .terminating: return false
+                case .initializing, .running: throw .alreadyInitialized
+                }
+            }
+            if claimed { break }
+            guard ContinuousClock.now < deadline else {
+                throw .fail("the previous engine did not finish terminating within \(terminateWait)")
+            }
+            Thread.sleep(forTimeInterval: 0.001)
         }
         do throws(SoundEngineError) {
             let instance = try SoundEngineInstance(settings, platform, backend: nil, forward: hub.yield)
@@ -84,17 +108,40 @@ public enum SoundEngine {
     }
 
     /// Stops everything the engine started (streams, connection, threads).
-    /// Safe to call when not initialized, and then does nothing (also while
-    /// another thread is still inside ``initialize(_:_:)``: terminate after
-    /// it returns). Not from a callback: a callback may call it, but the
-    /// event thread then ends after the callback returns.
+    /// When it returns, nothing of the engine exists on the server and none
+    /// of its threads runs; a terminate called meanwhile on another thread
+    /// waits for the same. Safe to call when not initialized, and then does
+    /// nothing (also while another thread is still inside
+    /// ``initialize(_:_:)``: terminate after it returns). A callback may call
+    /// it; the event thread then ends after the callback returns.
     public static func terminate() {
-        let instance = shared.withLock { slot -> SoundEngineInstance? in
-            guard let instance = slot.instance else { return nil }
-            slot = .empty
-            return instance
+        let deadline = ContinuousClock.now + terminateWait
+        while true {
+            enum Step { case close(SoundEngineInstance), wait, done }
+            let step = shared.withLock { slot -> Step in
+                switch slot {
+                case .running(let instance):
+                    slot = .terminating(instance)
+                    return .close(instance)
+                case .terminating(let instance):
+                    // A callback cannot wait for the terminate that joins its thread.
+                    return instance.dispatcher.isEventThread ? .done : .wait
+                case .empty, .initializing:
+                    return .done
+                }
+            }
+            switch step {
+            case .close(let instance):
+                instance.terminate()
+                shared.withLock { $0 = .empty }
+                return
+            case .wait:
+                guard ContinuousClock.now < deadline else { return }
+                Thread.sleep(forTimeInterval: 0.001)
+            case .done:
+                return
+            }
         }
-        instance?.terminate()
     }
 
     /// Whether ``initialize(_:_:)`` succeeded and ``terminate()`` has not run.

@@ -46,6 +46,8 @@ public final class SoundEngineInstance: Sendable {
     let control: Mutex<Control>
     /// What the getters read; updated at the end of every control operation.
     let published: Mutex<SessionSnapshot>
+    /// Held for the whole of ``terminate()``; true once it has run.
+    private let teardown = Mutex(false)
     let log: any SoundLogger
     /// Also told every event, after the instance's own subscribers.
     let forward: (@Sendable (SessionEvent) -> Void)?
@@ -189,6 +191,25 @@ public final class SoundEngineInstance: Sendable {
     /// sounds are released with the instance. Idempotent. Delivers a final
     /// `engineState(stopped)` event.
     public func terminate() {
+        // Serial: a second caller waits until the first has finished, so when
+        // any terminate returns nothing of ours exists on the server and no
+        // thread of ours runs — except a callback on the event thread, which
+        // the finishing terminate joins and so cannot wait for it.
+        if dispatcher.isEventThread {
+            _ = teardown.withLockIfAvailable { done in
+                if !done { tearDown() }
+                done = true
+            }
+        } else {
+            teardown.withLock { done in
+                if !done { tearDown() }
+                done = true
+            }
+        }
+    }
+
+    /// The body of ``terminate()``; runs once, under `teardown`.
+    private func tearDown() {
         let first = control.withLock { c -> Bool in
             guard !c.terminated else { return false }
             // Give back what the session took from other apps before leaving.

@@ -13,6 +13,13 @@ func count(_ directory: String) -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? -1
 }
 
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "stress" {
+    let threads = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 8 : 8
+    let iterations = CommandLine.arguments.count > 3 ? Int(CommandLine.arguments[3]) ?? 500 : 500
+    stress(threads: threads, iterations: iterations)
+    exit(0)
+}
+
 let cycles = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 50 : 50
 let failingCycles = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 5 : 5
 

@@ -225,3 +225,55 @@ import Testing
         #expect(result["initializedAfter"] as? Bool == false)
     }
 }
+
+/// Issue 8, item 2: the lifecycle and session entry points from 8 threads at
+/// once, thousands of calls, in a process of their own (LifecycleProbe
+/// stress). Meanwhile the server never shows more than one playback and one
+/// record stream of ours; afterwards none, no client of ours, and no thread
+/// of ours left in the probe.
+@Suite struct LifecycleStressTests {
+    @Test func eightThreadsDriveTheLifecycleAndTheServerSeesOneEngineAtMost() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let probe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("LifecycleProbe").path
+        #expect(FileManager.default.isExecutableFile(atPath: probe), "build the LifecycleProbe product first")
+        let process = try Subprocess(
+            [probe, "stress", "8", "400"], extraEnvironment: ["PULSE_SERVER": server.address], captureStderr: false)
+        var samples = 0
+        var mostPlayback = 0
+        var mostCapture = 0
+        let deadline = Date().addingTimeInterval(240)
+        while process.tryWait() == nil && Date() < deadline {
+            let playback = (try? server.jsonList("sink-inputs"))?.filter(isOurs).count ?? 0
+            let capture = (try? server.jsonList("source-outputs"))?.filter(isOurs).count ?? 0
+            mostPlayback = max(mostPlayback, playback)
+            mostCapture = max(mostCapture, capture)
+            samples += 1
+        }
+        let exited = process.tryWait() != nil
+        if !exited { process.kill() }
+        #expect(exited, "the stress run did not finish within 240 s")
+        let output = String(decoding: Subprocess.readAll(process.stdout), as: UTF8.self)
+        let result = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+        let calls = result?["calls"] as? [String: [Int]] ?? [:]
+        #expect(calls.values.map { $0[0] }.reduce(0, +) == 8 * 400, "\(output)")
+        // The run did real work: engines came up, and calls reached them.
+        #expect((calls["initialize"].map { $0[0] - $0[1] } ?? 0) >= 10, "\(output)")
+        #expect((calls["session"].map { $0[0] - $0[1] } ?? 0) >= 10, "\(output)")
+        #expect(samples >= 10, "the server was looked at only \(samples) times")
+        #expect(mostPlayback <= 1, "\(mostPlayback) playback streams of ours at once")
+        #expect(mostCapture <= 1, "\(mostCapture) record streams of ours at once")
+        #expect(result?["threadsOfOurs"] as? [String] == [], "\(output)")
+        #expect(result?["initializedAfter"] as? Bool == false)
+        // After the final terminate the server has nothing of ours (the
+        // probe asked for the clients before exiting).
+        #expect(try server.jsonList("sink-inputs").filter(isOurs).isEmpty)
+        #expect(try server.jsonList("source-outputs").filter(isOurs).isEmpty)
+        #expect(result?["clientsOfOurs"] as? Int == 0, "\(output)")
+    }
+
+    private func isOurs(_ entry: [String: Any]) -> Bool {
+        (entry["properties"] as? [String: Any])?["application.name"] as? String == "LifecycleProbe"
+    }
+}

@@ -132,7 +132,7 @@ public final class PrivateSoundServer: @unchecked Sendable {
     }
 
     /// `pactl --format=json list WHAT`, as a list of JSON objects.
-    func jsonList(_ what: String) throws -> [[String: Any]] {
+    public func jsonList(_ what: String) throws -> [[String: Any]] {
         let json = try pactl(arguments: ["--format=json", "list", what])
         guard let list = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] else {
             throw ServerError("pactl printed no JSON list: \(json)")
