@@ -12,18 +12,6 @@ import SoundEngine
 import SoundServerSupport
 import Synchronization
 
-/// A small deterministic generator per thread (SplitMix64).
-struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Names of this process's threads (`/proc/self/task/*/comm`).
 func threadNames() -> [String] {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
@@ -49,7 +37,7 @@ func stress(threads: Int, iterations: Int) {
     for index in 0..<threads {
         done.enter()
         let worker = Thread {
-            var rng = Generator(state: UInt64(index) &* 7919 &+ 1)
+            var rng = SplitMix64(seed: UInt64(index) &* 7919 &+ 1)
             var local: [String: (made: Int, refused: Int)] = [:]
             for _ in 0..<iterations {
                 // initialize and terminate less often than the rest, so engines live a while.
