@@ -41,6 +41,13 @@ public struct Endpoint: Sendable {
     }
 }
 
+/// A client connection as the server lists it (`pactl --format=json list clients`).
+public struct ServerClient: Sendable {
+    public var index: Int
+    /// `application.name`, `application.process.id`, …
+    public var properties: [String: String]
+}
+
 /// A loaded module (`pactl list short modules`).
 public struct ServerModule: Sendable {
     public var index: Int
@@ -55,6 +62,11 @@ extension PrivateSoundServer {
 
     /// The server's sources, monitors included (their `device.class` is `monitor`).
     public func sources() throws -> [Endpoint] { try jsonList("sources").map(Endpoint.init) }
+
+    /// The connected clients (every libpulse context, pactl's own included).
+    public func clients() throws -> [ServerClient] {
+        try jsonList("clients").map { ServerClient(index: jsonInt($0["index"]) ?? -1, properties: jsonProperties($0)) }
+    }
 
     /// The loaded modules. From the short list: pactl's JSON omits the index.
     /// pipewire-pulse prints multi-line arguments; a line that does not start
