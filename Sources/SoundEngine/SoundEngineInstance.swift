@@ -427,7 +427,15 @@ public final class SoundEngineInstance: Sendable {
     /// for interruptions, a lost server and `renderAnyway`, holding otherwise.
     private func pause(_ reason: PauseReason, _ c: inout Control) {
         if c.state == .running {
-            if c.fadeOutNextPause { fadeOut() } else { mixer.setMasterGain(0, rampFrames: 0) }
+            // A lost server renders nothing, so a fade would never be
+            // rendered: waiting for it would only hold the event thread (and
+            // the lost notification) and the control path for fadeOut's
+            // whole 250 ms render deadline.
+            if c.fadeOutNextPause && reason != .mediaServicesLost {
+                fadeOut()
+            } else {
+                mixer.setMasterGain(0, rampFrames: 0)
+            }
             do {
                 try backend.setPaused(true)
             } catch {
