@@ -173,11 +173,12 @@ extension SessionEvent {
 /// Open file descriptors and threads of this process, from /proc/self.
 ///
 /// The comparisons allow a fixed slack of 2 on each: besides the engine, the
-/// test runner's own machinery lives in this process and starts threads and
-/// opens descriptors on demand (Swift's cooperative pool grows to the core
-/// count when a task first needs it, Foundation opens files lazily), and the
-/// counts are one instant's look at that. A leak per restart or per plug
-/// cycle grows by 19 or 190, far beyond it.
+/// test runner and Foundation live in this process and start and end threads
+/// of their own (seen here: two Dispatch workers, `com.apple.root.default-qos`
+/// and its overcommit twin, present after the first restart and gone by the
+/// twentieth) and open descriptors on demand, and each count is one
+/// instant's look at that. A leak of one per restart or per plug cycle grows
+/// by 19 or 190, far beyond the slack.
 struct ProcessResources: CustomStringConvertible {
     static let slack = 2
     /// Entry names of /proc/self/fd, each with what it points to.
@@ -206,14 +207,22 @@ struct ProcessResources: CustomStringConvertible {
         descriptors.count > earlier.descriptors.count + Self.slack || threads.count > earlier.threads.count + Self.slack
     }
 
-    /// What is open now that was not then, and the thread names, for a failure message.
+    /// How the counts changed, by kind of descriptor (`socket`, `pipe`,
+    /// `anon_inode:[eventfd]`, a path) and by thread name, for a failure message.
     func difference(from earlier: ProcessResources) -> String {
-        let newDescriptors = descriptors.filter { earlier.descriptors[$0.key] != $0.value }.values.sorted()
-        var names: [String: Int] = [:]
-        for name in threads.values { names[name, default: 0] += 1 }
-        for name in earlier.threads.values { names[name, default: 0] -= 1 }
-        return "\(earlier.summary) → \(summary); new descriptors \(newDescriptors); thread names (now − then) "
-            + "\(names.filter { $0.value != 0 })"
+        func kind(_ target: String) -> String {
+            for prefix in ["socket:", "pipe:"] where target.hasPrefix(prefix) { return String(prefix.dropLast()) }
+            return target
+        }
+        func change(_ now: some Sequence<String>, _ then: some Sequence<String>) -> [String: Int] {
+            var counts: [String: Int] = [:]
+            for name in now { counts[name, default: 0] += 1 }
+            for name in then { counts[name, default: 0] -= 1 }
+            return counts.filter { $0.value != 0 }
+        }
+        return "\(earlier.summary) → \(summary); descriptors (now − then) "
+            + "\(change(descriptors.values.map(kind), earlier.descriptors.values.map(kind))); "
+            + "threads (now − then) \(change(threads.values, earlier.threads.values))"
     }
 }
 
