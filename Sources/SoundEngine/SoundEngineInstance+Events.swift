@@ -23,7 +23,7 @@ extension SoundEngineInstance {
             case .streamStarved(let voice):
                 log.log(.warning, "streamed \(voice) starved: the decoder fell behind (silence played)")
             case .eventsDropped(let count):
-                log.log(.warning, "\(count) mixer events were lost: the event queue was full")
+                log.log(.warning, "\(count) meter or starvation events were lost: the mixer's event queue was full")
             }
         }
     }
