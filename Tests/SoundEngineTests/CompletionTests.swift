@@ -75,4 +75,25 @@ import Testing
         #expect(Self.registered(engine) == 0)
         #expect(engine.statistics.mixer.voicesActive == 0)
     }
+
+    /// Voices still playing when the engine terminates were stopped by it:
+    /// their completions run before terminate returns, once, and those that
+    /// had already ended are not called again.
+    @Test func terminateCompletesTheVoicesStillPlayingOnce() throws {
+        let backend = OfflineBackend()
+        let engine = try Self.engine(backend, maxVoices: 256)
+        let bed = try engine.loadSound(sine(amplitude: 0.001, seconds: 0.1), name: "bed")
+        let tally = Tally(200)
+        var voices: [VoiceID] = []
+        for i in 0..<200 { voices.append(try engine.play(bed, VoiceParameters(loop: true), completion: tally.callback(i))) }
+        #expect(eventually { _ = backend.render(frames: 512); return engine.statistics.mixer.voicesActive == 200 })
+        for voice in voices[..<100] { try engine.stop(voice) }
+        #expect(eventually { _ = backend.render(frames: 512); return tally.total >= 100 })
+        engine.terminate()
+        #expect(tally.total == 200 && tally.exactlyOnce, "\(tally.summary)")
+        #expect(Self.registered(engine) == 0)
+        #expect(throws: SoundEngineError.notInitialized) {
+            try engine.play(bed, completion: { _ in Issue.record("a voice played after terminate completed") })
+        }
+    }
 }
