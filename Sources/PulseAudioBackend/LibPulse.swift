@@ -209,13 +209,13 @@ struct PAStream {
     @_noLocks @_noAllocation
     init(raw: OpaquePointer) { self.raw = raw }
 
-    /// `pa_stream_new_with_proplist` with a default channel map for `channels`.
+    /// `pa_stream_new_with_proplist` with the standard speaker layout for
+    /// the format's channel count (``pa_channel_map/standard(channels:)``).
     static func make(context: PAContext, name: String, format: StreamFormat, properties: PAProplist) -> PAStream? {
         var spec = pa_sample_spec(
             format: format.sampleFormat == .float32 ? paFloat32NE : paS16NE,
             rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
-        var map = pa_channel_map()
-        guard pa_channel_map_init_extend(&map, UInt32(format.channelCount), PA_CHANNEL_MAP_DEFAULT) != nil,
+        guard var map = pa_channel_map.standard(channels: format.channelCount),
             let raw = pa_stream_new_with_proplist(context.raw, name, &spec, &map, properties.raw)
         else { return nil }
         return PAStream(raw: raw)
@@ -395,6 +395,68 @@ struct PAStream {
         return BufferAttributes(
             maxLength: Int(attr.maxlength / bpf), targetLength: Int(attr.tlength / bpf),
             prebuffer: Int(attr.prebuf / bpf), minimumRequest: Int(attr.minreq / bpf))
+    }
+}
+
+// MARK: - Channel maps
+
+extension pa_channel_map {
+    /// The speaker positions of a stream of `channels` channels, 1…8, in
+    /// WAVEFORMATEXTENSIBLE order (the `dwChannelMask` bit order Windows,
+    /// FFmpeg, SDL and Wwise use for their standard layouts):
+    ///
+    /// | channels | layout | positions |
+    /// |---|---|---|
+    /// | 1 | mono | mono (the server plays it on both front speakers) |
+    /// | 2 | stereo | FL FR |
+    /// | 3 | 3.0 | FL FR FC |
+    /// | 4 | quad | FL FR RL RR |
+    /// | 5 | 5.0 | FL FR FC RL RR |
+    /// | 6 | 5.1 | FL FR FC LFE RL RR |
+    /// | 7 | 6.1 | FL FR FC LFE RC SL SR |
+    /// | 8 | 7.1 | FL FR FC LFE RL RR SL SR |
+    ///
+    /// Explicit, because neither of libpulse's own defaults fits: its
+    /// `PA_CHANNEL_MAP_DEFAULT` is the AIFF map (4 channels: FL FC FR RC, so
+    /// the mix's right channel played from the centre; 6 and 8: FL FLC …, so
+    /// from front-left-of-centre), and its `PA_CHANNEL_MAP_WAVEEX` takes the
+    /// first *n* mask bits (4: FL FR FC LFE; 8: … FLC FRC; 5 and 7 end in
+    /// aux0). Only 1, 2, 3 and 6 agree with the table. Channel 0 is always
+    /// front-left and 1 front-right, where the mixer puts its stereo mix.
+    /// More than 8 channels: WAVEEX, filled up with aux positions.
+    static func standard(channels: Int) -> pa_channel_map? {
+        guard channels >= 1, channels <= Int(PA_CHANNELS_MAX) else { return nil }
+        var map = pa_channel_map()
+        guard let positions = standardPositions(channels) else {
+            return pa_channel_map_init_extend(&map, UInt32(channels), PA_CHANNEL_MAP_WAVEEX) != nil ? map : nil
+        }
+        map.channels = UInt8(channels)
+        withUnsafeMutableBytes(of: &map.map) { raw in
+            let slots = raw.bindMemory(to: pa_channel_position_t.self)
+            for (i, position) in positions.enumerated() { slots[i] = position }
+        }
+        return pa_channel_map_valid(&map) != 0 ? map : nil
+    }
+
+    /// The table above, or nil beyond 8 channels.
+    private static func standardPositions(_ channels: Int) -> [pa_channel_position_t]? {
+        let (fl, fr, fc, lfe) = (
+            PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT, PA_CHANNEL_POSITION_FRONT_CENTER,
+            PA_CHANNEL_POSITION_LFE
+        )
+        let (rl, rr, rc) = (PA_CHANNEL_POSITION_REAR_LEFT, PA_CHANNEL_POSITION_REAR_RIGHT, PA_CHANNEL_POSITION_REAR_CENTER)
+        let (sl, sr) = (PA_CHANNEL_POSITION_SIDE_LEFT, PA_CHANNEL_POSITION_SIDE_RIGHT)
+        switch channels {
+        case 1: return [PA_CHANNEL_POSITION_MONO]
+        case 2: return [fl, fr]
+        case 3: return [fl, fr, fc]
+        case 4: return [fl, fr, rl, rr]
+        case 5: return [fl, fr, fc, rl, rr]
+        case 6: return [fl, fr, fc, lfe, rl, rr]
+        case 7: return [fl, fr, fc, lfe, rc, sl, sr]
+        case 8: return [fl, fr, fc, lfe, rl, rr, sl, sr]
+        default: return nil
+        }
     }
 }
 

@@ -49,10 +49,17 @@ final class EventDispatcher: @unchecked Sendable {
     private let handle: @Sendable (Inbound) -> Void
     /// Runs on the event thread on every wake-up, to drain the mixer's events.
     private let poll: @Sendable () -> Void
+    /// Runs on the event thread once, last: after ``stop()`` was called (when
+    /// nothing renders any more), the final `poll` and the last inbound items.
+    private let finish: @Sendable () -> Void
 
-    init(handle: @escaping @Sendable (Inbound) -> Void, poll: @escaping @Sendable () -> Void) {
+    init(
+        handle: @escaping @Sendable (Inbound) -> Void, poll: @escaping @Sendable () -> Void,
+        finish: @escaping @Sendable () -> Void = {}
+    ) {
         self.handle = handle
         self.poll = poll
+        self.finish = finish
     }
 
     /// Starts the thread.
@@ -142,9 +149,11 @@ final class EventDispatcher: @unchecked Sendable {
             for item in items { handle(item) }
         }
         // Stopping: the mixer's last events, then whatever was posted while
-        // the last batch ran, then end every subscriber's stream.
+        // the last batch ran, then what is left to finish, then end every
+        // subscriber's stream.
         poll()
         for item in inbox.withLock({ inbox in defer { inbox.pending = [] }; return inbox.pending }) { handle(item) }
+        finish()
         let continuations = subscribers.withLock { subs in
             defer {
                 subs.continuations = [:]

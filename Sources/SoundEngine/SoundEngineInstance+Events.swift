@@ -23,9 +23,27 @@ extension SoundEngineInstance {
             case .streamStarved(let voice):
                 log.log(.warning, "streamed \(voice) starved: the decoder fell behind (silence played)")
             case .eventsDropped(let count):
-                log.log(.warning, "\(count) mixer events were lost: the event queue was full")
+                log.log(.warning, "\(count) meter or starvation events were lost: the mixer's event queue was full")
             }
         }
+    }
+
+    /// Event thread, once, after terminate: nothing renders any more and the
+    /// mixer's last events have been delivered. The voices still playing were
+    /// stopped by terminate; their completions run now (`finished`, or
+    /// `failed` for a stream whose failure was reported), so every completion
+    /// runs exactly once, and no new one is taken.
+    func completeRemainingVoices() {
+        let remaining = callbacks.withLock { c in
+            defer {
+                c.voiceEnded = [:]
+                c.voiceFailures = [:]
+                c.closed = true
+            }
+            return c.voiceEnded.sorted { ($0.key.slot, $0.key.generation) < ($1.key.slot, $1.key.generation) }
+                .map { (callback: $0.value, failure: c.voiceFailures[$0.key]) }
+        }
+        for voice in remaining { voice.callback(voice.failure.map { .failed($0) } ?? .finished) }
     }
 
     /// Event thread: hands captured input to the game's input callback, in

@@ -52,9 +52,10 @@ extension SoundEngineInstance {
 
     /// Starts a voice playing `sound` on `bus`.
     ///
-    /// - Parameter completion: called once when the voice ends — played out,
-    ///   stopped, its sound unloaded, or its stream failed — on the engine's
-    ///   event thread, never the render thread. It may call the engine.
+    /// - Parameter completion: called exactly once when the voice ends —
+    ///   played out, stopped, its sound unloaded, its stream failed, or the
+    ///   engine terminated — on the engine's event thread, never the render
+    ///   thread, however many voices end at once. It may call the engine.
     /// - Throws: `idNotFound` for an unknown sound or bus; `invalidParameter`
     ///   naming a bad parameter (volume, pan, pitch); `maxReached` when every
     ///   voice plays; `commandQueueFull` when the command queue is full.
@@ -68,6 +69,7 @@ extension SoundEngineInstance {
         // Start and register under the callbacks lock: the event thread looks
         // the voice up under it, so even a voice that ends at once finds its callback.
         return try callbacks.withLock { c throws(SoundEngineError) -> VoiceID in
+            guard !c.closed else { throw .notInitialized }  // terminate ran the last completions
             let voice = try mixer.play(sound, on: bus, parameters)
             c.voiceEnded[voice] = completion
             return voice

@@ -119,7 +119,8 @@ public final class SoundEngineInstance: Sendable {
         let owner = WeakBox<SoundEngineInstance>()
         let dispatcher = EventDispatcher(
             handle: { item in owner.value?.handle(item) },
-            poll: { owner.value?.poll() })
+            poll: { owner.value?.poll() },
+            finish: { owner.value?.completeRemainingVoices() })
         self.dispatcher = dispatcher
 
         let format = StreamFormat(
@@ -600,6 +601,8 @@ struct PlaybackCallbacks {
     var voiceEnded: [VoiceID: @Sendable (VoiceEnd) -> Void] = [:]
     var voiceFailures: [VoiceID: SoundEngineError] = [:]
     var meters: [BusID: @Sendable (BusMeter) -> Void] = [:]
+    /// Set when terminate has run the remaining completions: no new one is taken.
+    var closed = false
 }
 
 /// A weak reference holder, so the event thread's closures do not keep the

@@ -203,7 +203,13 @@ extension Mixer {
             for slot in state.voices.indices where state.voices[slot].inUse {
                 // acquiring: pairs with the render thread's releasing store in endVoice;
                 // the render thread is done with the slot.
-                if core.pointee.voiceEnded[slot].load(ordering: .acquiring) == state.voices[slot].generation {
+                let voice = state.voices[slot]
+                if core.pointee.voiceEnded[slot].load(ordering: .acquiring) == voice.generation {
+                    // The slot's next voice would hide this end from a sweep:
+                    // if no drain has reported it yet, the next one will.
+                    if state.claimEnd(slot: slot, generation: voice.generation) {
+                        state.unreportedEnds.append((VoiceID(slot: UInt32(slot), generation: voice.generation), voice.sound))
+                    }
                     state.voices[slot].inUse = false
                     state.freeVoices.append(slot)
                 }

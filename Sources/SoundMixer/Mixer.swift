@@ -182,6 +182,7 @@ public final class Mixer: @unchecked Sendable {
         s.streamedFrames = a.pointee.streamedFrames.load(ordering: .relaxed)
         s.eventsPosted = a.pointee.eventsPosted.load(ordering: .relaxed)
         s.eventsDropped = a.pointee.eventsDropped.load(ordering: .relaxed)
+        s.voiceEndsDeferred = a.pointee.voiceEndsDeferred.load(ordering: .relaxed)
         s.kernels = kernelName
         return s
     }

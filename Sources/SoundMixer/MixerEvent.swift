@@ -6,6 +6,7 @@ public import SoundCore
 public enum MixerEvent: Sendable, Hashable {
     /// A voice finished: it reached the end of its sound, finished its fade
     /// out after a stop, or its sound was unloaded. Its ID is now stale.
+    /// Delivered exactly once per voice, however many end at once.
     case voiceEnded(VoiceID, SoundID)
     /// A streamed voice ran out of decoded audio and played silence until the
     /// streaming thread caught up (once per starvation episode).
@@ -15,8 +16,9 @@ public enum MixerEvent: Sendable, Hashable {
     /// A bus's meter reading at the end of a metering window, for buses with
     /// ``Mixer/setBusMeterEvents(_:_:)`` on (the same values ``Mixer/meter(_:)`` returns).
     case meter(BusID, BusMeter)
-    /// The event queue was full and this many render events were lost
-    /// (reported once there is room again; also in ``MixerStatistics/eventsDropped``).
+    /// The event queue was full and this many meter readings or starvation
+    /// notices were lost (reported once there is room again; also in
+    /// ``MixerStatistics/eventsDropped``). Voice ends are never lost.
     case eventsDropped(Int)
 }
 

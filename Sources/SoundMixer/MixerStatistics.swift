@@ -22,8 +22,12 @@ public struct MixerStatistics: Sendable, Hashable {
     public var streamedFrames: UInt64 = 0
     /// Events the render thread produced.
     public var eventsPosted: UInt64 = 0
-    /// Events lost because the event queue was full.
+    /// Meter readings and starvation notices lost because the event queue
+    /// was full (voice ends are never lost).
     public var eventsDropped: UInt64 = 0
+    /// Voice ends that found the event queue full and were reported by a
+    /// sweep of the voice slots instead (still exactly once each).
+    public var voiceEndsDeferred: UInt64 = 0
     /// Name of the kernel set in use: "avx512", "avx2+fma" or "portable".
     public var kernels: String = ""
 

@@ -28,6 +28,23 @@ struct OutputTests {
         #expect(mixer.frames(.milliseconds(250)) == 12_000)
     }
 
+    /// The backend's channel maps put channel 0 on front-left and 1 on
+    /// front-right for every count (docs/pulseaudio.md): the stereo mix must
+    /// be there, and nothing anywhere else (no upmix, like Wwise's 2D stereo).
+    @Test("the stereo mix is on channels 0 and 1 and the rest are silent", arguments: 1...8)
+    func stereoOnTheFrontChannels(channels: Int) throws {
+        let mixer = try makeMixer()
+        let dc = try mixer.loadSound(constant(0.5, frames: 1000), name: "dc")
+        try mixer.play(dc, VoiceParameters(volume: 0.5, pan: -1, loop: true))  // left 0.25
+        try mixer.play(dc, VoiceParameters(volume: 1, pan: 1, loop: true))  // right 0.5
+        try mixer.setOutputFormat(StreamFormat(sampleRate: 48_000, channelCount: channels, sampleFormat: .float32))
+        var out = [Float](repeating: 7, count: channels * 512)
+        out.withUnsafeMutableBytes { mixer.render(into: $0.baseAddress!, frames: 512) }
+        let frame = Array(out[(300 * channels)..<(301 * channels)])
+        let expected: [Float] = channels == 1 ? [0.375] : [0.25, 0.5] + [Float](repeating: 0, count: channels - 2)
+        #expect(frame.indices.allSatisfy { abs(frame[$0] - expected[$0]) < 1e-6 }, "\(channels) channels: \(frame)")
+    }
+
     @Test("render calls of any size produce the same audio as whole quanta")
     func anyFrameCount() throws {
         func run(_ blocks: [Int]) throws -> [Float] {

@@ -145,9 +145,11 @@ public final class PrivateSoundServer: @unchecked Sendable {
         try jsonList("sink-inputs").map(SinkInput.init)
     }
 
-    /// Starts recording `source` (e.g. `speaker.monitor`) as float32 stereo at 48 kHz.
-    public func record(_ source: String = "speaker.monitor") throws -> MonitorRecorder {
-        try MonitorRecorder(source: source, address: address)
+    /// Starts recording `source` (e.g. `speaker.monitor`) as float32 stereo
+    /// at 48 kHz, or with the positions `channelMap` (the source's own, so
+    /// the server maps channel for channel and mixes nothing).
+    public func record(_ source: String = "speaker.monitor", channelMap: [String]? = nil) throws -> MonitorRecorder {
+        try MonitorRecorder(source: source, address: address, channelMap: channelMap)
     }
 
     /// Runs a program to completion and returns stdout; throws with stderr on a non-zero exit.
@@ -185,6 +187,8 @@ public struct SinkInput: Sendable {
     public var sink: Int
     /// Index of the client that owns it, or nil (a stream of a module).
     public var client: Int?
+    /// The stream's speaker positions (`front-left`, `lfe`, …), in channel order.
+    public var channelMap: [String]
 
     init(_ json: [String: Any]) {
         index = jsonInt(json["index"]) ?? -1
@@ -194,6 +198,7 @@ public struct SinkInput: Sendable {
         volume = jsonVolume(json)
         sink = jsonInt(json["sink"]) ?? -1
         client = jsonInt(json["client"])
+        channelMap = (json["channel_map"] as? String)?.split(separator: ",").map(String.init) ?? []
     }
 }
 
@@ -238,16 +243,20 @@ public final class MonitorRecorder: @unchecked Sendable {
     private let process: Subprocess
     private var stopped = false
 
-    /// Sample rate and channels of what `read` returns.
+    /// Sample rate and channels of what `read` returns by default.
     public static let sampleRate = 48_000
     public static let channels = 2
+    /// Channels of what this recorder's `read` returns.
+    public let channelCount: Int
 
-    init(source: String, address: String) throws {
+    init(source: String, address: String, channelMap: [String]? = nil) throws {
+        channelCount = channelMap?.count ?? Self.channels
+        let map = channelMap.map { ["--channel-map=\($0.joined(separator: ","))"] } ?? []
         process = try Subprocess(
             [
                 "parec", "--latency-msec=20", "-d", source, "--format=float32le", "--rate=\(Self.sampleRate)",
-                "--channels=\(Self.channels)", "--raw",
-            ], extraEnvironment: ["PULSE_SERVER": address], captureStderr: false)
+                "--channels=\(channelCount)", "--raw",
+            ] + map, extraEnvironment: ["PULSE_SERVER": address], captureStderr: false)
     }
 
     deinit { stop() }
@@ -259,10 +268,10 @@ public final class MonitorRecorder: @unchecked Sendable {
         process.kill()
     }
 
-    /// Reads about `seconds` of interleaved stereo samples, or fewer if
-    /// nothing arrives for `timeout` seconds (never blocks longer).
+    /// Reads about `seconds` of interleaved samples (``channelCount`` per
+    /// frame), or fewer if nothing arrives for `timeout` seconds (never blocks longer).
     public func read(seconds: Double, timeout: Double = 2) -> [Float] {
-        let wanted = Int(seconds * Double(Self.sampleRate)) * Self.channels * 4
+        let wanted = Int(seconds * Double(Self.sampleRate)) * channelCount * 4
         var bytes = [UInt8]()
         bytes.reserveCapacity(wanted)
         let fd = process.stdout
@@ -286,15 +295,15 @@ public final class MonitorRecorder: @unchecked Sendable {
         var last: [Float] = []
         while Date() < end {
             let window = read(seconds: 0.05)
-            guard window.count >= Self.channels * 100 else { continue }
-            last = Self.rms(window)
+            guard window.count >= channelCount * 100 else { continue }
+            last = Self.rms(window, channels: channelCount)
             if condition(last) { return (last, true) }
         }
         return (last, false)
     }
 
-    /// RMS per channel of interleaved stereo samples.
-    public static func rms(_ samples: [Float]) -> [Float] {
+    /// RMS per channel of interleaved samples (stereo unless `channels` says otherwise).
+    public static func rms(_ samples: [Float], channels: Int = channels) -> [Float] {
         var sums = [Double](repeating: 0, count: channels)
         for (i, s) in samples.enumerated() { sums[i % channels] += Double(s) * Double(s) }
         let frames = Double(samples.count / channels)

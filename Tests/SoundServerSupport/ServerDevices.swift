@@ -100,18 +100,21 @@ extension PrivateSoundServer {
         return object
     }
 
-    /// Adds an output: a module-null-sink `name`, 48 kHz stereo, with
-    /// `properties` as its sink_properties (values may contain spaces, not
-    /// quotes). Returns once `pactl list short sinks` shows it.
+    /// Adds an output: a module-null-sink `name`, 48 kHz stereo (or with the
+    /// speaker positions `channelMap`, e.g. `["front-left", "front-right",
+    /// "front-center", "lfe", …]`), with `properties` as its sink_properties
+    /// (values may contain spaces, not quotes). Returns once `pactl list
+    /// short sinks` shows it.
     ///
     /// On PulseAudio the sink is kept clocked like `speaker` (see keep_clocked
     /// in Scripts/sound-server): it is suspended, a 10 ms reader attaches to
     /// its monitor, then it is resumed. Without that, a stream that connects
     /// to a fresh null sink waits 1.6-2 s for its first request; with it, a
     /// few ms. The reader belongs to the returned ``Device``.
-    public func addOutput(name: String, properties: [String: String] = [:]) throws -> Device {
+    public func addOutput(name: String, properties: [String: String] = [:], channelMap: [String]? = nil) throws -> Device {
+        let channels = channelMap.map { ["channels=\($0.count)", "channel_map=\($0.joined(separator: ","))"] } ?? ["channels=2"]
         let module = try loadModule(
-            ["module-null-sink", "sink_name=\(name)", "rate=48000", "channels=2"]
+            ["module-null-sink", "sink_name=\(name)", "rate=48000"] + channels
                 + Self.propertiesArgument("sink_properties", properties))
         let device = Device(server: self, name: name, isSink: true, modules: [module])
         guard try eventually(within: 10, { try listed("sinks", name) }) else {

@@ -32,6 +32,15 @@ struct ControlState {
 
     var voices: [Voice]
     var freeVoices: [Int]
+    /// Per voice slot: the newest generation whose end has been handed to
+    /// `drainEvents` (from the ring, a sweep or a reclaimed slot). An end of an
+    /// older or equal generation is a duplicate. Generations only grow per slot.
+    var endReported: [UInt32]
+    /// Ends found when a slot was reclaimed before its end was reported;
+    /// delivered by the next `drainEvents`.
+    var unreportedEnds: [(VoiceID, SoundID)] = []
+    /// `voiceEndsDeferred` as of the last sweep.
+    var sweptDeferrals: UInt64 = 0
     var sounds: [Sound?]
     var soundGenerations: [UInt32]
     var freeSounds: [Int]
@@ -46,9 +55,21 @@ struct ControlState {
     init(_ c: MixerConfiguration) {
         voices = Array(repeating: Voice(), count: c.maxVoices)
         freeVoices = Array((0..<c.maxVoices).reversed())
+        endReported = Array(repeating: 0, count: c.maxVoices)
         sounds = Array(repeating: nil, count: c.maxSounds)
         soundGenerations = Array(repeating: 0, count: c.maxSounds)
         freeSounds = Array((0..<c.maxSounds).reversed())
         graph = BusGraph(capacity: c.maxBuses)
+    }
+}
+
+extension ControlState {
+    /// Records that the end of `generation` in `slot` is being reported;
+    /// `false` when it (or a later end there) already was.
+    mutating func claimEnd(slot: Int, generation: UInt32) -> Bool {
+        // Wrapping difference: generations skip 0 and wrap after 2^32 voices in one slot.
+        guard Int32(bitPattern: generation &- endReported[slot]) > 0 else { return false }
+        endReported[slot] = generation
+        return true
     }
 }

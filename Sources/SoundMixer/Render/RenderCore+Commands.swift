@@ -190,13 +190,15 @@ extension RenderCore {
         if v.stream >= 0 {
             streams[Int(v.stream)].shared.pointee.release()
         }
-        post(
+        // releasing: pairs with the control side's acquiring loads when it
+        // looks for a free slot or sweeps for deferred ends; the slot's last
+        // use by this thread happened before. Stored before the event is
+        // posted, so an end the full ring defers is already findable.
+        voiceEnded[slot].store(v.generation, ordering: .releasing)
+        postEnd(
             RenderEvent(
                 kind: .voiceEnded, voiceSlot: UInt32(slot), voiceGeneration: v.generation, soundSlot: v.sound,
                 soundGeneration: v.soundGeneration))
-        // releasing: pairs with the control side's acquiring load when it looks
-        // for a free slot; the slot's last use by this thread happened before.
-        voiceEnded[slot].store(v.generation, ordering: .releasing)
         let index = Int(v.activeIndex)
         activeCount -= 1
         if index != activeCount {

@@ -102,20 +102,45 @@ extension RenderCore {
         shared.pointee.voicesActive.store(activeCount, ordering: .relaxed)
     }
 
-    /// Queues `event` for the control side; counts it when the queue is full.
+    /// Queues `event` (a meter reading, a starvation) for the control side;
+    /// counts it as lost when the queue is full. Voice ends go through
+    /// ``postEnd(_:)``, which never loses one.
     @_noLocks
     mutating func post(_ event: RenderEvent) {
         let shared = atomics
-        if unreportedDrops > 0 {
-            if events.pushEvent(RenderEvent(kind: .eventsDropped, count: unreportedDrops)) {
-                unreportedDrops = 0
-            }
-        }
+        reportDrops()
         if unreportedDrops == 0 && events.pushEvent(event) {
             shared.pointee.eventsPosted.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
         } else {
             unreportedDrops += 1
             shared.pointee.eventsDropped.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
+        }
+    }
+
+    /// Queues a voice end. The caller has already stored the end in
+    /// `voiceEnded[slot]`; when the ring is full the end is counted in
+    /// `voiceEndsDeferred` instead, and `drainEvents` finds it by sweeping the
+    /// slots. So every end reaches the control side whatever the burst, with
+    /// no allocation here and a ring of any size.
+    @_noLocks
+    mutating func postEnd(_ event: RenderEvent) {
+        let shared = atomics
+        reportDrops()
+        if events.pushEvent(event) {
+            shared.pointee.eventsPosted.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
+        } else {
+            // releasing: pairs with the acquiring load in drainEvents, so a
+            // drain that sees this count also sees the voiceEnded store before it.
+            shared.pointee.voiceEndsDeferred.wrappingAdd(1, ordering: .releasing)
+        }
+    }
+
+    /// Reports lost events (`eventsDropped`) as soon as there is room, before
+    /// anything newer.
+    @_noLocks
+    mutating func reportDrops() {
+        if unreportedDrops > 0 && events.pushEvent(RenderEvent(kind: .eventsDropped, count: unreportedDrops)) {
+            unreportedDrops = 0
         }
     }
 }

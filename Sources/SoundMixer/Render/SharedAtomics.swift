@@ -20,6 +20,11 @@ struct SharedAtomics: ~Copyable {
     let streamedFrames = Atomic<UInt64>(0)
     let eventsPosted = Atomic<UInt64>(0)
     let eventsDropped = Atomic<UInt64>(0)
+    /// Voice ends that found the event ring full. Not lost: the render thread
+    /// stored the end in `voiceEnded[slot]` first, and the control side
+    /// sweeps those slots when this count moves (render increments with
+    /// release; `drainEvents` loads with acquire).
+    let voiceEndsDeferred = Atomic<UInt64>(0)
     /// Set while a render call runs; a second, overlapping call writes silence.
     let rendering = Atomic<Bool>(false)
     /// The output format, packed by ``OutputFormatWord``.
