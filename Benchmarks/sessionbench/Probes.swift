@@ -12,9 +12,10 @@ import Synchronization
 typealias Instant = ContinuousClock.Instant
 
 /// Milliseconds from `start` to `end` (negative if `end` came first).
-func milliseconds(from start: Instant, to end: Instant) -> Double {
-    let d = end - start
-    return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+func milliseconds(from start: Instant, to end: Instant) -> Double { milliseconds(end - start) }
+
+func milliseconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
 }
 
 /// Every session event the engine delivered, with the monotonic time its
@@ -234,12 +235,21 @@ enum ToneWatch {
         /// How many windows the parec that heard it had read (1: the tone
         /// was there the moment the recorder attached).
         let windows: Int
+        /// How many parec processes it took (more than 1: the server ended the first).
+        let recorders: Int
+        /// From that parec's start to its first data (about 10 ms on a clocked
+        /// sink; up to 2 s on a null sink left rendering its idle 2 s blocks).
+        let firstData: Duration
     }
 
     static func first(on server: PrivateSoundServer, until deadline: Instant, _ isTone: ([Float]) -> Bool) throws -> Found? {
         let channels = MonitorRecorder.channels
         let windowBytes = MonitorRecorder.sampleRate / 100 * channels * MemoryLayout<Float>.size
+        var recorders = 0
         while ContinuousClock.now < deadline {
+            recorders += 1
+            let started = ContinuousClock.now
+            var firstData: Instant?
             let parec = try Subprocess(
                 [
                     "parec", "--latency-msec=20", "-d", "speaker.monitor", "--format=float32le",
@@ -256,12 +266,15 @@ enum ToneWatch {
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { break }  // parec ended: start another
                 let now = ContinuousClock.now
+                if firstData == nil { firstData = now }
                 bytes += chunk[0..<n]
                 while bytes.count >= windowBytes {
                     let window = bytes[0..<windowBytes].withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
                     bytes.removeFirst(windowBytes)
                     windows += 1
-                    if isTone(MonitorRecorder.rms(window)) { return Found(time: now, windows: windows) }
+                    if isTone(MonitorRecorder.rms(window)) {
+                        return Found(time: now, windows: windows, recorders: recorders, firstData: firstData! - started)
+                    }
                 }
             }
             usleep(10_000)

@@ -16,12 +16,15 @@ final class SessionBench {
     let engine: SoundEngineInstance
     let log = CallbackLog()
     let reps: Int
+    /// Print every repetition's figures on stderr.
+    let verbose: Bool
     static let applicationName = "sessionbench"
     /// A USB headset as LiveSessionTests plugs it: a null sink with these properties.
     static let usbHeadphones = ["device.description": "USB Headphones", "device.bus": "usb", "device.form_factor": "headphone"]
 
-    init(kind: PrivateSoundServer.Kind, reps: Int) throws {
+    init(kind: PrivateSoundServer.Kind, reps: Int, verbose: Bool) throws {
         self.reps = reps
+        self.verbose = verbose
         server = try PrivateSoundServer(kind: kind)
         var platform = SoundEngine.defaultPlatformInitSettings()
         platform.serverAddress = server.address
@@ -83,8 +86,15 @@ final class SessionBench {
         if !watcher.waitQuiet() { note("\(server.kind.rawValue): the server never went quiet for 150 ms; starting anyway") }
     }
 
-    private func progress(_ what: String, _ rep: Int, every: Int = 10) {
-        if rep == reps || rep % every == 0 { note("\(server.kind.rawValue): \(what) \(rep)/\(reps)") }
+    /// Progress every `every` repetitions, or with `--verbose` every
+    /// repetition with its figures (`detail`: name and ms).
+    private func progress(_ what: String, _ rep: Int, every: Int = 10, _ detail: [(String, Double?)] = []) {
+        let figures = detail.map { "\($0.0) " + ($0.1.map { String(format: "%.1f", $0) } ?? "–") }.joined(separator: ", ")
+        if verbose {
+            note("\(server.kind.rawValue): \(what) \(rep)/\(reps): \(figures)")
+        } else if rep == reps || rep % every == 0 {
+            note("\(server.kind.rawValue): \(what) \(rep)/\(reps)")
+        }
     }
 
     // MARK: - 1. Phone call → interruption
@@ -106,9 +116,12 @@ final class SessionBench {
             let t0 = ContinuousClock.now
             let call = try server.startClient(role: "phone")
             let began = log.wait(after: mark) { if case .interruption(let i) = $0 { i.type == .began } else { false } }
+            let announced = watcher.time(of: ["new"], on: ["sink-input"], index: call.sinkInputIndex, notBefore: t0)
+            var detail: [(String, Double?)] = [("total", nil), ("spawn", announced.map { milliseconds(from: t0, to: $0) })]
             if let began {
+                detail[0].1 = milliseconds(from: t0, to: began.time)
                 total.samples.append(milliseconds(from: t0, to: began.time))
-                if let announced = watcher.time(of: ["new"], on: ["sink-input"], index: call.sinkInputIndex, notBefore: t0) {
+                if let announced {
                     spawn.samples.append(milliseconds(from: t0, to: announced))
                     react.samples.append(milliseconds(from: announced, to: began.time))
                 }
@@ -119,7 +132,7 @@ final class SessionBench {
             try call.stop()
             let ended = log.wait(after: mark) { if case .interruption(let i) = $0 { i.shouldResume } else { false } }
             if ended == nil { note("rep \(rep): no interruption ended with shouldResume: \(log.events(after: mark))") }
-            progress("phone call", rep)
+            progress("phone call", rep, detail)
         }
         return [total, spawn, react]
     }
@@ -144,11 +157,16 @@ final class SessionBench {
             let t0 = ContinuousClock.now
             let device = try server.addOutput(name: "usbhp", properties: Self.usbHeadphones)
             let plugged = log.wait(after: mark) { if case .routeChange(let c) = $0 { c.reason == .newDeviceAvailable } else { false } }
+            // The device's first event: PulseAudio 16 sends `change` on the new
+            // sink and its monitor source before their `new`.
+            let announced = watcher.time(of: ["new", "change"], on: ["sink", "source"], notBefore: t0)
+            var detail: [(String, Double?)] = [
+                ("plug", plugged.map { milliseconds(from: t0, to: $0.time) }),
+                ("load", announced.map { milliseconds(from: t0, to: $0) }), ("unplug", nil),
+            ]
             if let plugged {
                 total.samples.append(milliseconds(from: t0, to: plugged.time))
-                // The device's first event: PulseAudio 16 sends `change` on the new
-                // sink and its monitor source before their `new`.
-                if let announced = watcher.time(of: ["new", "change"], on: ["sink", "source"], notBefore: t0) {
+                if let announced {
                     load.samples.append(milliseconds(from: t0, to: announced))
                     react.samples.append(milliseconds(from: announced, to: plugged.time))
                 }
@@ -164,11 +182,12 @@ final class SessionBench {
             let unplugged = log.wait(after: mark2) { if case .routeChange(let c) = $0 { c.reason == .oldDeviceUnavailable } else { false } }
             if let unplugged {
                 unplug.samples.append(milliseconds(from: t2, to: unplugged.time))
+                detail[2].1 = milliseconds(from: t2, to: unplugged.time)
             } else {
                 unplug.failures += 1
                 note("rep \(rep): no oldDeviceUnavailable: \(log.events(after: mark2))")
             }
-            progress("plug/unplug", rep)
+            progress("plug/unplug", rep, detail)
         }
         return [total, load, react, unplug]
     }
@@ -193,7 +212,9 @@ final class SessionBench {
         var reset = Series("accepting → mediaServicesWereReset", isPart: true)
         var heard = Series("reset → tone on monitor", isPart: true)
         var ready = Series("accepting → harness ready", isPart: true)
+        var attach = Series("recorder start → its first data", isPart: true)
         var firstWindow = 0
+        var unclocked = 0
         for rep in 1...reps {
             try settle()
             let mark = log.count
@@ -212,22 +233,37 @@ final class SessionBench {
             let tone = try ToneWatch.first(on: server, until: .now + .seconds(10), Self.hasTone)
             let returned = restart.join()
             guard case .success(let readyAt) = returned else { throw ServerError("restart failed: \(returned)") }
-            if let accepted = probe.acceptedAt(within: 1), let tone {
+            let accepted = probe.acceptedAt(within: 1)
+            let detail: [(String, Double?)] = accepted.map { accepted in
+                [
+                    ("total", tone.map { milliseconds(from: accepted, to: $0.time) }),
+                    ("reset", milliseconds(from: accepted, to: wasReset.time)),
+                    ("ready", milliseconds(from: accepted, to: readyAt)),
+                    ("first data", tone.map { milliseconds($0.firstData) }),
+                    ("windows", tone.map { Double($0.windows) }), ("recorders", tone.map { Double($0.recorders) }),
+                ]
+            } ?? []
+            if let accepted, let tone {
                 total.samples.append(milliseconds(from: accepted, to: tone.time))
                 reset.samples.append(milliseconds(from: accepted, to: wasReset.time))
                 heard.samples.append(milliseconds(from: wasReset.time, to: tone.time))
                 ready.samples.append(milliseconds(from: accepted, to: readyAt))
+                attach.samples.append(milliseconds(tone.firstData))
                 if tone.windows == 1 { firstWindow += 1 }
+                if tone.firstData > .milliseconds(500) { unclocked += 1 }
             } else {
                 total.failures += 1
                 note("rep \(rep): accepted \(probe.acceptedAt(within: 0) != nil), tone \(tone != nil)")
             }
-            progress("restart", rep, every: 1)
+            progress("restart", rep, every: 1, detail)
         }
         if firstWindow > 0 {
             note("\(server.kind.rawValue): in \(firstWindow) of \(reps) restarts the tone was already in the recorder's first window")
         }
-        return [total, reset, heard, ready]
+        if unclocked > 0 {
+            note("\(server.kind.rawValue): in \(unclocked) of \(reps) restarts the monitor delivered nothing for more than 0.5 s: the null sink was left unclocked (see docs/performance.md)")
+        }
+        return [total, reset, heard, ready, attach]
     }
 }
 

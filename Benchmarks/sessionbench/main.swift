@@ -27,7 +27,10 @@
 //
 //   swift build -c release --product sessionbench
 //   .build/release/sessionbench [--server pulseaudio|pipewire|both] [--reps N] [--json]
+//                               [--measure phone,route,restart] [--verbose]
 //
+// --measure runs only some of the three; --verbose prints every
+// repetition's figures on stderr (to find where an outlier came from).
 // Needs pulseaudio + pulseaudio-utils, and for pipewire pipewire,
 // pipewire-pulse, wireplumber and dbus (.ci/run installs them). It starts and
 // stops its own servers; PULSE_SERVER is not used. Exit status: 0 when every
@@ -41,10 +44,16 @@ struct Options {
     var kinds: [PrivateSoundServer.Kind] = [.pulseaudio, .pipewire]
     var reps = 50
     var json = false
+    var measurements: Set<Measurement> = Set(Measurement.allCases)
+    var verbose = false
+}
+
+enum Measurement: String, CaseIterable {
+    case phone, route, restart
 }
 
 func usage(_ message: String) -> Never {
-    note("\(message)\nusage: sessionbench [--server pulseaudio|pipewire|both] [--reps N] [--json]")
+    note("\(message)\nusage: sessionbench [--server pulseaudio|pipewire|both] [--reps N] [--json] [--measure phone,route,restart] [--verbose]")
     exit(2)
 }
 
@@ -68,6 +77,12 @@ func parse() -> Options {
             guard let n = Int(value(arg)), n >= 1 else { usage("--reps: a whole number ≥ 1") }
             o.reps = n
         case "--json": o.json = true
+        case "--measure":
+            let names = value(arg).split(separator: ",").map(String.init)
+            let chosen = names.compactMap(Measurement.init(rawValue:))
+            guard !chosen.isEmpty, chosen.count == names.count else { usage("--measure: a list of phone, route, restart") }
+            o.measurements = Set(chosen)
+        case "--verbose": o.verbose = true
         case "--help", "-h": usage("times the audio session's reactions to the server")
         default: usage("unknown argument \(arg)")
         }
@@ -82,7 +97,7 @@ for kind in options.kinds {
     note("\(kind.rawValue): starting a private server and the engine")
     let bench: SessionBench
     do {
-        bench = try SessionBench(kind: kind, reps: options.reps)
+        bench = try SessionBench(kind: kind, reps: options.reps, verbose: options.verbose)
     } catch {
         note("\(kind.rawValue): cannot start: \(error)")
         aborted = true
@@ -90,9 +105,9 @@ for kind in options.kinds {
     }
     var report = ServerReport(kind: kind.rawValue, version: bench.serverVersion, series: [])
     do {
-        report.series += try bench.measurePhoneCall()
-        report.series += try bench.measureRouteChange()
-        report.series += try bench.measureRestart()
+        if options.measurements.contains(.phone) { report.series += try bench.measurePhoneCall() }
+        if options.measurements.contains(.route) { report.series += try bench.measureRouteChange() }
+        if options.measurements.contains(.restart) { report.series += try bench.measureRestart() }
     } catch {
         note("\(kind.rawValue): stopped early: \(error)")
         aborted = true
