@@ -107,6 +107,7 @@ final class SessionBench {
         var total = Series("phone stream → interruption began", targetMs: 50)
         var spawn = Series("spawn → server announces stream", isPart: true)
         var react = Series("announced → callback", isPart: true)
+        var sources: [String: Int] = [:]
         let watcher = try ServerEventWatcher(server: server)
         defer { watcher.stop() }
         for rep in 1...reps {
@@ -119,6 +120,7 @@ final class SessionBench {
             let announced = watcher.time(of: ["new"], on: ["sink-input"], index: call.sinkInputIndex, notBefore: t0)
             var detail: [(String, Double?)] = [("total", nil), ("spawn", announced.map { milliseconds(from: t0, to: $0) })]
             if let began {
+                if case .interruption(let i) = began.event { sources[i.source.map(\.rawValue) ?? "none", default: 0] += 1 }
                 detail[0].1 = milliseconds(from: t0, to: began.time)
                 total.samples.append(milliseconds(from: t0, to: began.time))
                 if let announced {
@@ -134,6 +136,8 @@ final class SessionBench {
             if ended == nil { note("rep \(rep): no interruption ended with shouldResume: \(log.events(after: mark))") }
             progress("phone call", rep, detail)
         }
+        let bySource = sources.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+        note("\(server.kind.rawValue): interruptions began from \(bySource)")
         return [total, spawn, react]
     }
 
