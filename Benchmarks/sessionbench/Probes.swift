@@ -64,7 +64,8 @@ final class CallbackLog: Sendable {
 
 /// `pactl subscribe` against the server, each line time-stamped as it is read:
 /// when the server announced a new sink input or device to its subscribers,
-/// which is when the engine's own subscription hears of it too.
+/// about when the engine's own subscription hears of it too (pactl is
+/// another process: on a loaded machine it may read its line a little later).
 final class ServerEventWatcher: Sendable {
     struct Event: Sendable {
         let time: Instant

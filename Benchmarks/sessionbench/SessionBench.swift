@@ -143,10 +143,11 @@ final class SessionBench {
 
     // MARK: - 2. Device plugged → route change
 
-    /// t0: just before `pactl load-module module-null-sink` (``PrivateSoundServer/addOutput(name:properties:)``);
-    /// t1: the route-change callback with `newDeviceAvailable`. Split at the
-    /// server's announcement of the device's first object (sink or monitor source). The unplug (t0 before
-    /// `unload-module`, t1 at `oldDeviceUnavailable`) is measured too.
+    /// t0: just before `pactl load-module module-null-sink`
+    /// (``PrivateSoundServer/addOutput(name:properties:)``); t1: the
+    /// route-change callback with `newDeviceAvailable`. Split at the server's
+    /// first event about the device (its sink or monitor source). The unplug
+    /// (t0 before `unload-module`, t1 at `oldDeviceUnavailable`) is timed too.
     func measureRouteChange() throws -> [Series] {
         var total = Series("device plugged → route change", targetMs: 100)
         var load = Series("load-module → server announces device", isPart: true)
