@@ -82,6 +82,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .executableTarget(
+            name: "sessionbench",
+            dependencies: ["SoundEngine", "SoundServerSupport"],
+            path: "Benchmarks/sessionbench",
+            swiftSettings: strict
+        ),
+
         // MARK: - Tests
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),
