@@ -9,13 +9,15 @@ struct DemoOptions {
     var server: String? = nil
     var loop = false
     var latency: LatencyRequest = .default
+    /// `--idle-cork`: seconds without sound before the stream is corked; nil: never.
+    var idleCork: Duration? = PlatformInitSettings().idleCorkTimeout
     /// `--help`: print ``usage`` on stdout and exit 0, starting nothing.
     var helpRequested = false
 
     static let usage = """
         usage: IntegrationDemo [--headless] [--category C] [--options a,b] [--mode M]
                                [--play FILE]... [--loop] [--seconds N] [--server ADDRESS]
-                               [--low-latency]
+                               [--low-latency] [--idle-cork SECONDS|off]
 
           --headless        no menu: play, print one JSON object per event on stdout,
                             act on JSON commands read from stdin, exit
@@ -27,6 +29,8 @@ struct DemoOptions {
           --seconds N       run for N seconds (headless default: until stdin ends and the sounds end)
           --server ADDRESS  PulseAudio server, e.g. unix:/run/user/1000/pulse/native
           --low-latency     ask for about 10 ms of buffering instead of 20 ms
+          --idle-cork S     cork the stream after S seconds with nothing playing, so the
+                            device can sleep (default 10); off: keep it running
         """
 
     /// The platform settings these options ask for.
@@ -37,6 +41,7 @@ struct DemoOptions {
         platform.audioSession = session
         platform.serverAddress = server
         platform.latency = latency
+        platform.idleCorkTimeout = idleCork
         return platform
     }
 
@@ -93,6 +98,16 @@ struct DemoOptions {
                 let address = try value(arg)
                 guard !address.isEmpty else { throw Invalid(message: "--server needs an address") }
                 server = address
+            case "--idle-cork":
+                let text = try value(arg)
+                if text == "off" {
+                    idleCork = nil
+                } else {
+                    guard let s = Double(text), s.isFinite, s >= 0.1, s <= 86_400 else {
+                        throw Invalid(message: "--idle-cork \(text): expected seconds from 0.1 to 86400, or off")
+                    }
+                    idleCork = .milliseconds(Int64(s * 1000))
+                }
             case "--help", "-h":
                 helpRequested = true
                 return

@@ -29,7 +29,13 @@ final class EngineClock: @unchecked Sendable {
         case off = 0
         case hold = 1
         case advance = 2
+        /// As ``hold``, every ``idleQuanta`` quanta: the stream is corked
+        /// because nothing plays, and a command may wait that long.
+        case idle = 3
     }
+
+    /// How many quanta the idle mode sleeps between command passes (≈ 85 ms at 512 frames, 48 kHz).
+    static let idleQuanta = 8
 
     private let mixer: Mixer
     private let quantumFrames: Int
@@ -104,14 +110,14 @@ final class EngineClock: @unchecked Sendable {
             case .advance:
                 mixer.render(into: scratch, frames: quantumFrames)
                 discardedQuanta.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
-            case .hold:
+            case .hold, .idle:
                 mixer.applyPendingCommands()
             case .off:
                 break
             }
             busy.store(false, ordering: .releasing)
             // Absolute deadlines on the monotonic clock: no drift, no wall-clock steps.
-            next = next.advanced(by: period)
+            next = next.advanced(by: m == .idle ? period * Self.idleQuanta : period)
             let now = ContinuousClock.now
             if next < now - period * 8 { next = now }  // fell far behind (machine stalled): do not burst
             if next > now {

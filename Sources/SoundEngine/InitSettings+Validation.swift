@@ -47,6 +47,9 @@ extension PlatformInitSettings {
         guard connectTimeout > .zero, connectTimeout <= .seconds(60) else {
             throw .invalidParameter("PlatformInitSettings.connectTimeout = \(connectTimeout): must be more than 0 and at most 60 s")
         }
+        if let idle = idleCorkTimeout, idle < .milliseconds(100) {
+            throw .invalidParameter("PlatformInitSettings.idleCorkTimeout = \(idle): must be at least 100 ms, or nil")
+        }
         guard !applicationName.isEmpty else {
             throw .invalidParameter("PlatformInitSettings.applicationName is empty: servers show it to the user")
         }

@@ -49,6 +49,14 @@ public struct PlatformInitSettings: Sendable {
     /// Channels of the captured input in record and playAndRecord, 1…8.
     /// Default 1 (a microphone).
     public var inputChannelCount: Int = 1
+    /// After this long with no voice playing, the engine corks its stream so
+    /// the server can let the device sleep (PulseAudio and PipeWire suspend an
+    /// idle sink after about 5 s); the next `play` uncorks it before it
+    /// returns, and the sound starts within one buffer of the stream (plus
+    /// the device's wake-up if the server suspended it). The game sees no
+    /// state change. Default 10 s; `nil` keeps the stream running (and the
+    /// device awake) forever. Must be at least 100 ms.
+    public var idleCorkTimeout: Duration? = .seconds(10)
 
     /// The default settings (same as ``SoundEngine/defaultPlatformInitSettings()``).
     public init() {}

@@ -65,6 +65,8 @@ extension SoundEngineInstance {
         completion: (@Sendable (VoiceEnd) -> Void)? = nil
     ) throws(SoundEngineError) -> VoiceID {
         try checkAlive()
+        // An idle-corked stream is uncorked before play returns (SoundEngineInstance+Idle).
+        defer { wakeFromIdle() }
         guard let completion else { return try mixer.play(sound, on: bus, parameters) }
         // Start and register under the callbacks lock: the event thread looks
         // the voice up under it, so even a voice that ends at once finds its callback.

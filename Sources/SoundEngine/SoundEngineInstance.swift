@@ -48,6 +48,11 @@ public final class SoundEngineInstance: Sendable {
     let published: Mutex<SessionSnapshot>
     /// Held for the whole of ``terminate()``; true once it has run.
     private let teardown = Mutex(false)
+    /// Whether the stream is corked because nothing played for
+    /// ``PlatformInitSettings/idleCorkTimeout`` (SoundEngineInstance+Idle).
+    let idleCorked = Atomic(false)
+    /// The event thread's idle bookkeeping.
+    let idle = Mutex(IdleTracker())
     let log: any SoundLogger
     /// Also told every event, after the instance's own subscribers.
     let forward: (@Sendable (SessionEvent) -> Void)?
@@ -215,6 +220,7 @@ public final class SoundEngineInstance: Sendable {
             guard !c.terminated else { return false }
             // Give back what the session took from other apps before leaving.
             c.terminating = true
+            leaveIdle(&c)
             if c.policy.isActive, c.policy.isConnected {
                 try? run(.request(.setActive(false, options: c.policy.configuration.setActiveOptions)), &c)
             }
@@ -409,9 +415,9 @@ public final class SoundEngineInstance: Sendable {
             do { try applyBackgroundMusicMute(c) } catch { log.log(.error, "background-music fade: \(error)") }
         case .setStreamProperties(let properties):
             replaceStreams(properties, &c)
-        case .selectOutput(let id?) where c.state == .running:
+        case .selectOutput(let id?) where c.state == .running && !idleCorked.load(ordering: .acquiring):
             // A move of a playing stream: fade out, move once the fade was
-            // heard, fade in on the new device.
+            // heard, fade in on the new device. (An idle-corked one just moves.)
             fadeOut()
             do { try backend.perform(.selectOutput(id)) } catch { log.log(.error, "\(action): \(error)") }
             mixer.setMasterGain(1, rampFrames: settings.samplesPerFrame)
@@ -427,6 +433,7 @@ public final class SoundEngineInstance: Sendable {
     /// Corks the stream (after a fade) and starts the engine clock: advancing
     /// for interruptions, a lost server and `renderAnyway`, holding otherwise.
     private func pause(_ reason: PauseReason, _ c: inout Control) {
+        leaveIdle(&c)
         if c.state == .running {
             // A lost server renders nothing, so a fade would never be
             // rendered: waiting for it would only hold the event thread (and
@@ -476,6 +483,7 @@ public final class SoundEngineInstance: Sendable {
     /// `filter.want`), fading around the swap when running.
     private func replaceStreams(_ properties: StreamProperties, _ c: inout Control) {
         guard properties != c.streamProperties else { return }
+        leaveIdle(&c)
         let running = c.state == .running
         if running {
             fadeOut()
@@ -556,6 +564,7 @@ public final class SoundEngineInstance: Sendable {
     /// Event thread, every wake-up: the mixer's events, then captured input.
     private func poll() {
         drainMixerEvents()
+        checkIdle()
         if let input = platformSettings.audioCallbacks.inputCallback { deliverInput(to: input) }
     }
 

@@ -1,0 +1,78 @@
+import SoundMixer
+import Synchronization
+
+/// Idle corking (issue 8, item 6): a stream that keeps running with nothing
+/// to play wakes the render thread every few milliseconds forever and keeps
+/// the sink from suspending (the Godot complaint in peer-backends section 3).
+/// After ``PlatformInitSettings/idleCorkTimeout`` with no voice, the engine
+/// corks the stream and holds the mixer on its clock; `play` uncorks it
+/// before returning. The game's view (``SoundEngineInstance/status``) stays
+/// `running`: this is the engine's business, not a pause.
+extension SoundEngineInstance {
+    /// What the event thread knows about idleness; `corked` is also read by `play`.
+    struct IdleTracker {
+        /// Since when no voice has been playing, while running and uncorked.
+        var since: ContinuousClock.Instant?
+    }
+
+    /// Event thread, every poll: corks the stream once it has been idle long enough.
+    func checkIdle() {
+        guard let timeout = platformSettings.idleCorkTimeout else { return }
+        let playing = mixer.statistics.voicesActive > 0
+        if idleCorked.load(ordering: .acquiring) {
+            // A voice queued while the cork was being made (its play saw no
+            // cork yet): the clock has started it meanwhile; uncork now.
+            if playing { wakeFromIdle() }
+            return
+        }
+        let now = ContinuousClock.now
+        let due = idle.withLock { tracker -> Bool in
+            if playing {
+                tracker.since = nil
+                return false
+            }
+            let since = tracker.since ?? now
+            tracker.since = since
+            return now - since >= timeout
+        }
+        guard due else { return }
+        _ = try? withControl { c in
+            // Re-checked on the control path: a play or a pause may have come first.
+            guard c.state == .running, !idleCorked.load(ordering: .acquiring),
+                mixer.statistics.voicesActive == 0
+            else { return }
+            do {
+                try backend.setPaused(true)
+            } catch {
+                log.log(.debug, "idle cork: \(error)")
+                return
+            }
+            // Commands (a bus volume, a stop) keep being applied while corked, unhurried.
+            clock.start(.idle)
+            idleCorked.store(true, ordering: .releasing)
+            log.log(.debug, "idle for \(timeout): stream corked")
+        }
+        idle.withLock { $0.since = nil }
+    }
+
+    /// Any thread, after a voice was queued: uncorks an idle-corked stream
+    /// (the pre-fill renders the new voice at once).
+    func wakeFromIdle() {
+        guard idleCorked.load(ordering: .acquiring) else { return }
+        _ = try? withControl { c in leaveIdle(&c) }
+    }
+
+    /// Control path: if the stream is idle-corked, uncork it first, so what
+    /// follows (a pause, a swap, a move, terminate) starts from a running
+    /// stream. Clears the flag even when the server is gone.
+    func leaveIdle(_ c: inout Control) {
+        guard idleCorked.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        clock.stop()
+        guard c.state == .running else { return }
+        do {
+            try backend.setPaused(false)
+        } catch {
+            log.log(.debug, "idle uncork: \(error)")
+        }
+    }
+}
