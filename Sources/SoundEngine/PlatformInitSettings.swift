@@ -71,9 +71,11 @@ public struct PlatformInitSettings: Sendable {
 /// ``SoundEngine/events()``.
 ///
 /// Order: the engine acts first, then tells the game. When the interruption
-/// callback runs with `began`, the stream is already corked (voices keep
-/// advancing on the engine's clock); with `ended` and `shouldResume`, the
-/// engine has already resumed. Wwise 2022+ calls the game before its own
+/// callback runs with `began`, the engine is already paused and fading out
+/// (the stream is corked once the fade has been heard, right after the
+/// callback; voices keep advancing on the engine's clock); with `ended` and
+/// `shouldResume`, the engine has already resumed. Any engine call, from the
+/// callback or elsewhere, first completes a pending cork or move. Wwise 2022+ calls the game before its own
 /// suspend; SoundEngine does not, because its callbacks never run inside the
 /// engine's control path (they may call any engine function without
 /// deadlocking) — see docs/audio-session.md, "Order of callbacks and engine".

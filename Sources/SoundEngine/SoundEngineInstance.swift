@@ -75,6 +75,13 @@ public final class SoundEngineInstance: Sendable {
         var fadeOutNextPause = true
         var gameMutedBackgroundMusic = false
         var sessionMutedBackgroundMusic = false
+        /// Actions a server fact started whose waiting part (fade heard, then
+        /// cork, move or swap) runs after its notifications were delivered;
+        /// every control operation finishes them first.
+        var pending: [SessionAction] = []
+        /// Set by a deferred pause: the state says paused, the stream still
+        /// has to be corked once the fade has been heard.
+        var corkOwed = false
     }
 
     /// Creates and starts an engine: validates both settings blocks, builds
@@ -220,6 +227,7 @@ public final class SoundEngineInstance: Sendable {
             guard !c.terminated else { return false }
             // Give back what the session took from other apps before leaving.
             c.terminating = true
+            finishTransitions(&c)
             leaveIdle(&c)
             if c.policy.isActive, c.policy.isConnected {
                 try? run(.request(.setActive(false, options: c.policy.configuration.setActiveOptions)), &c)
@@ -378,6 +386,7 @@ public final class SoundEngineInstance: Sendable {
     func withControl<T: Sendable>(_ body: (inout Control) throws(SoundEngineError) -> T) throws(SoundEngineError) -> T {
         try control.withLock { c throws(SoundEngineError) -> T in
             guard !c.terminated else { throw .notInitialized }
+            finishTransitions(&c)
             let result = try body(&c)
             publish(c)
             return result
@@ -395,13 +404,59 @@ public final class SoundEngineInstance: Sendable {
         perform(c.policy.handle(event), &c)
     }
 
-    private func perform(_ outputs: [SessionOutput], _ c: inout Control) {
+    private func perform(_ outputs: [SessionOutput], _ c: inout Control, deferWaits: Bool = false) {
         for output in outputs {
             switch output {
             case .notification(let event): dispatcher.post(.session(event))
-            case .action(let action): perform(action, &c)
+            case .action(let action):
+                if deferWaits && (!c.pending.isEmpty || waits(action, c)) {
+                    start(action, &c)
+                    c.pending.append(action)
+                } else {
+                    perform(action, &c)
+                }
             }
         }
+        if !c.pending.isEmpty { dispatcher.post(.finishTransitions) }
+    }
+
+    /// A server fact, on the event thread: the actions that would wait for a
+    /// fade to be heard (≈ 30 ms) only start — the fade begins, the state
+    /// changes — and finish after the game was told, so an interruption or a
+    /// route change reaches the game without that delay (sessionbench).
+    func applyFact(_ event: SystemEvent, _ c: inout Control) {
+        perform(c.policy.handle(event), &c, deferWaits: true)
+    }
+
+    /// Whether performing `action` now would wait for a fade to be heard.
+    private func waits(_ action: SessionAction, _ c: Control) -> Bool {
+        guard c.state == .running, !idleCorked.load(ordering: .acquiring) else { return false }
+        switch action {
+        case .pauseEngine(let reason): return c.fadeOutNextPause && reason != .mediaServicesLost
+        case .selectOutput(let id): return id != nil
+        case .setStreamProperties(let properties): return properties != c.streamProperties
+        default: return false
+        }
+    }
+
+    /// The immediate part of a deferred action: the fade starts; a pause
+    /// also changes the state now (the cork is owed).
+    private func start(_ action: SessionAction, _ c: inout Control) {
+        guard c.state == .running else { return }
+        mixer.setMasterGain(0, rampFrames: settings.samplesPerFrame)
+        if case .pauseEngine(let reason) = action {
+            c.corkOwed = true
+            setState(.paused(reason), &c)
+        }
+    }
+
+    /// Performs the deferred actions, in order. Every control operation calls
+    /// this first, so nothing overtakes them.
+    func finishTransitions(_ c: inout Control) {
+        guard !c.pending.isEmpty else { return }
+        let actions = c.pending
+        c.pending = []
+        for action in actions { perform(action, &c) }
     }
 
     private func perform(_ action: SessionAction, _ c: inout Control) {
@@ -434,7 +489,8 @@ public final class SoundEngineInstance: Sendable {
     /// for interruptions, a lost server and `renderAnyway`, holding otherwise.
     private func pause(_ reason: PauseReason, _ c: inout Control) {
         leaveIdle(&c)
-        if c.state == .running {
+        if c.state == .running || c.corkOwed {
+            c.corkOwed = false
             // A lost server renders nothing, so a fade would never be
             // rendered: waiting for it would only hold the event thread (and
             // the lost notification) and the control path for fadeOut's
@@ -538,6 +594,8 @@ public final class SoundEngineInstance: Sendable {
             deliver(event)
         case .backend(let event):
             handleBackendEvent(event)
+        case .finishTransitions:
+            _ = try? withControl { _ in }  // withControl finishes them first
         }
     }
 
@@ -551,7 +609,7 @@ public final class SoundEngineInstance: Sendable {
             log.log(.error, why)
         case .system(let fact):
             if case .connectionLost = fact { log.log(.error, "the sound server went away; reconnecting") }
-            _ = try? withControl { c in apply(fact, &c) }
+            _ = try? withControl { c in applyFact(fact, &c) }
         case .reconnected(let granted):
             log.log(.info, "reconnected to \(granted.serverName) \(granted.serverVersion) on \(granted.deviceName)")
             _ = try? withControl { c in

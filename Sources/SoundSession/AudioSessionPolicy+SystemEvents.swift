@@ -36,10 +36,14 @@ extension AudioSessionPolicy {
             pass.overridden = true
         case .otherStreamChanged(let stream):
             guard isConnected, stream.client != ownClient else { return }
+            let callBefore = isCallPlaying
             streamChanged(stream, &pass)
+            voidCorkRequestsAfterLastCall(callBefore)
         case .otherStreamRemoved(let id):
             guard isConnected else { return }
+            let callBefore = isCallPlaying
             streamRemoved(id)
+            voidCorkRequestsAfterLastCall(callBefore)
         case .corkRequested:
             guard isConnected else { return }
             corkRequests += 1
@@ -52,6 +56,14 @@ extension AudioSessionPolicy {
             guard isConnected, id.direction == .input, registry[id] != nil else { return }
             if muted { mutedInputs.insert(id) } else { mutedInputs.remove(id) }
         }
+    }
+
+    /// The last call stopped: the cork requests module-role-cork sent for it
+    /// are void. It sends `request-uncork` only to a stream that is corked
+    /// at that moment, so a call that ends while our cork is still under way
+    /// (the fade is being heard) would otherwise leave us interrupted for good.
+    private mutating func voidCorkRequestsAfterLastCall(_ callBefore: Bool) {
+        if callBefore && !isCallPlaying { corkRequests = 0 }
     }
 
     private mutating func connect(_ snapshot: SystemSnapshot, _ pass: inout HandlingPass) {
