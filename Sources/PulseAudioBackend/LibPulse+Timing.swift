@@ -34,4 +34,16 @@ extension PAStream {
         guard pa_stream_get_time(raw, &usec) == 0 else { return nil }
         return usec
     }
+
+    /// `pa_stream_get_latency` for the write callback: `.max` when unknown.
+    /// libpulse computes it from the timing info it holds; no lock of ours, no allocation.
+    @_noLocks @_noAllocation
+    func renderLatencyMicroseconds() -> UInt64 {
+        _unsafePerformance {
+            var usec: pa_usec_t = 0
+            var negative: Int32 = 0
+            guard pa_stream_get_latency(raw, &usec, &negative) == 0 else { return .max }
+            return negative != 0 ? 0 : usec
+        }
+    }
 }

@@ -272,6 +272,8 @@ struct RenderState: ~Copyable {
     /// renderer and the flushed buffer stays empty until the uncork's
     /// pre-fill renders fresh audio. Written with the mainloop lock held.
     let paused = Atomic<Bool>(true)
+    /// `pa_stream_get_latency` as the last write callback saw it (µs; `.max`: unknown).
+    let latencyMicros = Atomic<UInt64>(.max)
 
     init(entry: RenderEntry, bytesPerFrame: Int) {
         self.entry = entry
@@ -307,6 +309,7 @@ func pulseWriteCallback(_ stream: OpaquePointer?, _ requested: Int, _ userdata: 
     }
     state.pointee.renderCalls.wrappingAdd(calls, ordering: .relaxed)
     state.pointee.framesRendered.wrappingAdd(frames, ordering: .relaxed)
+    state.pointee.latencyMicros.store(s.renderLatencyMicroseconds(), ordering: .relaxed)
 }
 
 /// What the read callback needs, in plain memory (no class references).
@@ -370,6 +373,10 @@ private final class Connection {
     var grantedPriority: Int32?
     /// Underflow callbacks (mainloop thread) count here; `statistics` reads it (relaxed: a counter).
     let underflows = Atomic<UInt64>(0)
+    /// Snapshots for game threads (written with the mainloop lock held).
+    let streamOpen = Atomic<Bool>(false)
+    let corkedNow = Atomic<Bool>(true)
+    let streamIndexNow = Atomic<UInt32>(paInvalidIndex)
 
     init(
         configuration: BackendConfiguration, render: RenderEntry, events: @escaping BackendEventHandler,
@@ -535,12 +542,17 @@ private final class Connection {
             throw .deviceNotReady("PulseAudio at \(addressTried) did not open our playback stream: \(ctx.lastError)")
         }
         model?.ownPlaybackIndex = s.index
+        corkedNow.store(true, ordering: .releasing)
+        streamIndexNow.store(s.index, ordering: .releasing)
+        streamOpen.store(true, ordering: .releasing)
     }
 
     /// Disconnects and releases the playback stream (callbacks first, so
     /// none fires after). Lock held.
     private func closePlayback() {
         guard let s = stream else { return }
+        streamOpen.store(false, ordering: .releasing)
+        streamIndexNow.store(paInvalidIndex, ordering: .releasing)
         s.clearCallbacks()
         s.disconnect()
         s.unref()
@@ -630,12 +642,23 @@ private final class Connection {
         if done() { return true }
         let remaining = ContinuousClock.now.duration(to: deadline)
         guard remaining > .zero, let ctx = context else { return false }
-        let micros = UInt64(remaining.components.seconds) * 1_000_000 + UInt64(remaining.components.attoseconds / 1_000_000_000_000)
-        let timer = ctx.timer(after: micros, wakeCallback, UnsafeMutableRawPointer(loop.raw))
+        // A one-shot timer wakes the wait at the deadline. It may fire a
+        // little early (libpulse's clock and ours round differently): then it
+        // is armed again for what is left, so the wait is always bounded.
+        func micros(_ d: Duration) -> UInt64 {
+            UInt64(max(0, d.components.seconds)) * 1_000_000 + UInt64(max(0, d.components.attoseconds) / 1_000_000_000_000) + 1
+        }
+        var timer = ctx.timer(after: micros(remaining), wakeCallback, UnsafeMutableRawPointer(loop.raw))
         defer { if let timer { PAContext.freeTimer(timer, mainloop: loop) } }
         while !done() {
-            if ContinuousClock.now >= deadline { return false }
+            let now = ContinuousClock.now
+            if now >= deadline { return false }
+            if timer == nil { return false }  // no timer: never wait unbounded
             loop.wait()
+            if !done(), ContinuousClock.now < deadline, let spent = timer {
+                PAContext.freeTimer(spent, mainloop: loop)
+                timer = ctx.timer(after: micros(ContinuousClock.now.duration(to: deadline)), wakeCallback, UnsafeMutableRawPointer(loop.raw))
+            }
         }
         return true
     }
@@ -672,6 +695,7 @@ private final class Connection {
             guard confirmed, ctx.isReady else {
                 throw .deviceNotReady("PulseAudio at \(addressTried) did not confirm the \(corked ? "cork" : "uncork")")
             }
+            corkedNow.store(corked, ordering: .releasing)
         }
     }
 
@@ -723,19 +747,20 @@ private final class Connection {
         }
     }
 
+    /// The latency the write callback saw last: read without the mainloop
+    /// lock, so a game thread asking never holds up the render thread.
     var latency: Duration? {
-        guard let loop = mainloop else { return nil }
-        return loop.withLock { stream?.latencyMicroseconds.map { .microseconds($0) } }
+        guard let state = renderState else { return nil }
+        let micros = state.pointee.latencyMicros.load(ordering: .relaxed)
+        return micros == .max ? nil : .microseconds(micros)
     }
 
-    var isCorked: Bool? {
-        guard let loop = mainloop else { return nil }
-        return loop.withLock { stream?.isCorked }
-    }
+    /// Cork state and stream index as the control path last set them (atomics, no mainloop lock).
+    var isCorked: Bool? { streamOpen.load(ordering: .acquiring) ? corkedNow.load(ordering: .acquiring) : nil }
 
     var streamIndex: UInt32? {
-        guard let loop = mainloop else { return nil }
-        return loop.withLock { stream?.index }
+        let index = streamIndexNow.load(ordering: .acquiring)
+        return index == paInvalidIndex ? nil : index
     }
 
     var captureIndex: UInt32? {

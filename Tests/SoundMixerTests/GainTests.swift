@@ -1,3 +1,4 @@
+import CMixKernels
 import Foundation
 import SoundCore
 import SoundMixer
@@ -86,5 +87,24 @@ struct GainTests {
         let out = render(mixer, frames: 1024).left
         #expect(maxStep(out[...]) <= 1.0 / 512 * 1.001)
         #expect(out[600] == 0 && mixer.currentMasterGain == 0)
+    }
+}
+
+/// Issue 8, item 5: the render entry mixes with denormals flushed to zero
+/// (DAZ: a denormal input counts as zero; FTZ: no denormal result), and gives
+/// the calling thread its own floating-point mode back.
+@Suite("Floating-point mode of the render")
+struct DenormalTests {
+    @Test("denormal input mixes as zero, and the caller's mode is restored")
+    func denormalsAreFlushedWhileRendering() throws {
+        let denormal = Float.leastNormalMagnitude / 4
+        #expect(denormal.isSubnormal)
+        let mixer = try makeMixer()
+        let sound = try mixer.loadSound(constant(denormal, frames: 1000), name: "tiny")
+        try mixer.play(sound, VoiceParameters(loop: true))
+        let before = mk_fpu_flushes_denormals()
+        let out = render(mixer, frames: 1024)
+        #expect(out.left[800] == 0 && out.right[800] == 0, "a denormal reached the output: \(out.left[800])")
+        #expect(mk_fpu_flushes_denormals() == before, "the caller's floating-point mode was changed")
     }
 }

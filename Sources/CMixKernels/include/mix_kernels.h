@@ -147,4 +147,7 @@ void mk_zero_bytes(void *dst, int64_t bytes) MK_NONBLOCKING;
 }
 #endif
 
+#include "mk_fpu.h"
+#include "mk_wait.h"
+
 #endif

@@ -1,3 +1,4 @@
+import CMixKernels
 import SoundCore
 
 /// The mixer's render entry: the `@convention(c)` function a backend calls on
@@ -8,7 +9,12 @@ import SoundCore
 @_noLocks
 func mixerRenderEntry(_ context: UnsafeMutableRawPointer?, _ destination: UnsafeMutableRawPointer, _ frames: Int) {
     guard let context, frames > 0 else { return }
+    // Denormals flushed to zero while mixing (a fade or filter tail never
+    // takes the slow path); the caller's floating-point mode is restored.
+    // (C, nonblocking-checked by clang like the kernels: see Kernels.swift.)
+    let fpu = _unsafePerformance { mk_fpu_enter() }
     context.assumingMemoryBound(to: RenderCore.self).pointee.render(into: destination, frames: frames)
+    _unsafePerformance { mk_fpu_leave(fpu) }
 }
 
 extension RenderCore {

@@ -1,3 +1,4 @@
+import CMixKernels
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -29,11 +30,8 @@ final class Wakeup: @unchecked Sendable {
             while sem_wait(semaphore) != 0 && errno == EINTR {}
             return
         }
-        var deadline = timespec()
-        clock_gettime(CLOCK_REALTIME, &deadline)
-        let nanoseconds = deadline.tv_nsec + milliseconds * 1_000_000
-        deadline.tv_sec += nanoseconds / 1_000_000_000
-        deadline.tv_nsec = nanoseconds % 1_000_000_000
-        while sem_timedwait(semaphore, &deadline) != 0 && errno == EINTR {}
+        // On the monotonic clock: a wall-clock step (NTP, the user) must not
+        // stretch or skip the wait (sem_timedwait only knows CLOCK_REALTIME).
+        _ = mk_sem_wait_monotonic(semaphore, milliseconds)
     }
 }
