@@ -407,6 +407,10 @@ final class ServerModel {
         //    a jack's port became available, and the server switched to it);
         //  - the engine made it current itself (selectOutput switched the port).
         let disappearedSet = Set(disappeared)
+        // Directions whose server default moved by itself in this burst: a
+        // stream of ours that follows the default moved with it (PulseAudio
+        // ≥ 15 moves default-following streams), which is not the user's move.
+        var defaultFollowed: Set<EndpointDirection> = []
         for direction in [EndpointDirection.output, .input] {
             let old = direction == .output ? reportedDefaultOutput : reportedDefaultInput
             let new = defaultEndpoint(direction)
@@ -415,7 +419,10 @@ final class ServerModel {
             guard let new else { continue }
             let oldWentAway = old.map { disappearedSet.contains($0) || !currentIDs.contains($0) } ?? false
             let engineMade = engineMadeDefault.remove(new) != nil
-            if oldWentAway || newlyPresent.contains(new) || engineMade { continue }
+            if oldWentAway || newlyPresent.contains(new) || engineMade {
+                defaultFollowed.insert(direction)
+                continue
+            }
             emit(direction == .output ? .defaultOutputChanged(new) : .defaultInputChanged(new))
         }
         engineMadeDefault.removeAll()
@@ -431,11 +438,13 @@ final class ServerModel {
 
         if let move = pendingOutputMove {
             pendingOutputMove = nil
-            judgeMove(from: move.from, to: move.to, output: true)
+            let followedDefault = defaultFollowed.contains(.output) && move.to == defaultSinkName
+            if !followedDefault { judgeMove(from: move.from, to: move.to, output: true) }
         }
         if let move = pendingInputMove {
             pendingInputMove = nil
-            judgeMove(from: move.from, to: move.to, output: false)
+            let followedDefault = defaultFollowed.contains(.input) && move.to == defaultSourceName
+            if !followedDefault { judgeMove(from: move.from, to: move.to, output: false) }
         }
     }
 

@@ -82,6 +82,10 @@ public final class SoundEngineInstance: Sendable {
         /// Set by a deferred pause: the state says paused, the stream still
         /// has to be corked once the fade has been heard.
         var corkOwed = false
+        /// Notifications of the server fact being applied, delivered by the
+        /// event thread as soon as the control path is released (not queued
+        /// behind facts that arrived meanwhile).
+        var toDeliver: [SessionEvent] = []
     }
 
     /// Creates and starts an engine: validates both settings blocks, builds
@@ -407,7 +411,8 @@ public final class SoundEngineInstance: Sendable {
     private func perform(_ outputs: [SessionOutput], _ c: inout Control, deferWaits: Bool = false) {
         for output in outputs {
             switch output {
-            case .notification(let event): dispatcher.post(.session(event))
+            case .notification(let event):
+                if deferWaits { c.toDeliver.append(event) } else { dispatcher.post(.session(event)) }
             case .action(let action):
                 if deferWaits && (!c.pending.isEmpty || waits(action, c)) {
                     start(action, &c)
@@ -417,7 +422,7 @@ public final class SoundEngineInstance: Sendable {
                 }
             }
         }
-        if !c.pending.isEmpty { dispatcher.post(.finishTransitions) }
+        if !deferWaits && !c.pending.isEmpty { dispatcher.post(.finishTransitions) }
     }
 
     /// A server fact, on the event thread: the actions that would wait for a
@@ -581,8 +586,11 @@ public final class SoundEngineInstance: Sendable {
         while mixer.currentMasterGain != 0 && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.002)
         }
-        // The mixer may still hold up to a quantum of the fade, unwritten.
-        backend.waitUntilPlayed(extraFrames: settings.samplesPerFrame, timeout: .milliseconds(500))
+        // The mixer may still hold up to a quantum of the fade, unwritten; and
+        // pipewire-pulse's playback clock runs a few milliseconds ahead of
+        // what a null sink's monitor hears (measured: corks 4-7 ms early), so
+        // one more quantum of margin.
+        backend.waitUntilPlayed(extraFrames: settings.samplesPerFrame * 2, timeout: .milliseconds(500))
     }
 
     // MARK: - The event thread
@@ -609,7 +617,16 @@ public final class SoundEngineInstance: Sendable {
             log.log(.error, why)
         case .system(let fact):
             if case .connectionLost = fact { log.log(.error, "the sound server went away; reconnecting") }
-            _ = try? withControl { c in applyFact(fact, &c) }
+            // The fact's notifications go to the game at once, then its
+            // transitions finish (a fact queued meanwhile would finish them
+            // first and hold the game's callback back by the fade).
+            let told = (try? withControl { c -> [SessionEvent] in
+                applyFact(fact, &c)
+                defer { c.toDeliver = [] }
+                return c.toDeliver
+            }) ?? []
+            for event in told { deliver(event) }
+            _ = try? withControl { _ in }  // finishes what the fact started
         case .reconnected(let granted):
             log.log(.info, "reconnected to \(granted.serverName) \(granted.serverVersion) on \(granted.deviceName)")
             _ = try? withControl { c in

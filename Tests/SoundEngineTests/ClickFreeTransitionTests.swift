@@ -141,6 +141,9 @@ final class ContinuousRecording: Sendable {
     /// Checks a recording's largest step, naming the transition if it clicked.
     func expectNoClick(_ recording: ContinuousRecording, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let (step, frame) = recording.largestStep(0..<recording.frames)
+        if let path = ProcessInfo.processInfo.environment["CLICK_DUMP"] {
+            recording.samples(0..<recording.frames).withUnsafeBytes { try? Data($0).write(to: URL(fileURLWithPath: "\(path)-\(what.count).f32")) }
+        }
         #expect(step < Self.maxStep,
                 "\(what): a jump of \(step) at \(Double(frame) / Double(ContinuousRecording.rate)) s",
                 sourceLocation: sourceLocation)

@@ -108,3 +108,23 @@ struct DenormalTests {
         #expect(mk_fpu_flushes_denormals() == before, "the caller's floating-point mode was changed")
     }
 }
+
+/// The master fade the engine puts around every cork (decision 0006) is a
+/// straight ramp, whatever the render call sizes and kernel level: no jump.
+@Suite("Master fade")
+struct MasterFadeTests {
+    @Test("a master fade-out over one quantum is a ramp without a jump", arguments: [64, 256, 441, 512, 1000])
+    func masterFadeOutIsARamp(block: Int) throws {
+        let mixer = try makeMixer()
+        let sound = try mixer.loadSound(constant(0.5, frames: 48_000), name: "dc")
+        try mixer.play(sound, VoiceParameters(pan: -1, loop: true))
+        _ = render(mixer, frames: 1024, block: block)
+        mixer.setMasterGain(0, rampFrames: 512)
+        let out = render(mixer, frames: 2048, block: block).left
+        var largest: Float = 0
+        for i in 1..<out.count { largest = max(largest, abs(out[i] - out[i - 1])) }
+        #expect(largest <= 0.5 / 512 * 1.5, "a jump of \(largest) in the fade")
+        #expect(out.last == 0)
+        #expect(mixer.currentMasterGain == 0)
+    }
+}
