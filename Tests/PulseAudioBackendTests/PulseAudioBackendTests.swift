@@ -194,17 +194,50 @@ func configuration(_ server: PrivateSoundServer, role: String = "game") -> Backe
         #expect(se_alloc_counter_self_test(slot) == 1, "the malloc interposer is not active: a zero would prove nothing")
         let server = try PrivateSoundServer()
         defer { server.stop() }
-        let tone = ToneGenerator(
-            frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format, countAllocationsInSlot: slot)
+        let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
         let backend = PulseAudioBackend()
-        _ = try backend.open(configuration(server), render: tone.entry, events: { _ in })
-        defer { backend.close() }
-        let before = (se_alloc_counter_allocations(slot), se_alloc_counter_frees(slot), backend.statistics.renderCalls)
-        try backend.setPaused(false)
-        #expect(eventually(within: 10) { backend.statistics.renderCalls >= before.2 + 300 })
-        try backend.setPaused(true)
-        #expect(se_alloc_counter_allocations(slot) == before.0)
-        #expect(se_alloc_counter_frees(slot) == before.1)
+        // Counted around the whole write callback as libpulse's mainloop calls
+        // it: begin_write, the render entry, pa_stream_write and the
+        // backend's own bookkeeping (see WriteCallbackCounter).
+        func counts() -> (allocations: UInt64, frees: UInt64, callbacks: UInt64) {
+            (se_alloc_counter_allocations(slot), se_alloc_counter_frees(slot), se_alloc_counter_armings(slot))
+        }
+        let counter = WriteCallbackCounter(slot: slot)
+        let start = counts()
+        _ = try counter.installing { try backend.open(configuration(server), render: tone.entry, events: { _ in }) }
+        defer {
+            backend.close()
+            counter.finish()
+        }
+        #expect(counter.replacedCallbacks == 1, "the backend's write callback was not replaced by the counting one")
+        // libpulse asks for the first buffer while the stream is created. Its
+        // first pa_stream_write allocates once (the known issue below); any
+        // more is ours.
+        let opened = counts()
+        let during = "in \(opened.callbacks - start.callbacks) write callbacks during open"
+        #expect(opened.allocations - start.allocations <= 1, "allocations \(during)")
+        #expect(opened.frees == start.frees, "frees \(during)")
+        withKnownIssue(
+            """
+            The stream's first pa_stream_write asks for a timing update (PA_STREAM_AUTO_TIMING_UPDATE, \
+            no valid timing info yet): pa_stream_update_timing_info → pa_pdispatch_register_reply → \
+            pa_xmalloc0, once, while open() waits for the stream
+            """, isIntermittent: true
+        ) {
+            #expect(opened.allocations == start.allocations, "allocations \(during)")
+        }
+        // Then playing, with pauses: what an uncork or a cork changes in
+        // libpulse's state must not make the next callbacks allocate either.
+        for cycle in 0..<3 {
+            let callbacks = counts().callbacks
+            try backend.setPaused(false)
+            #expect(eventually(within: 10) { counts().callbacks >= callbacks + 100 }, "cycle \(cycle): the stream stopped asking")
+            try backend.setPaused(true)
+        }
+        let played = counts()
+        #expect(played.callbacks - opened.callbacks >= 300)
+        #expect(played.allocations == opened.allocations, "allocations in \(played.callbacks - opened.callbacks) write callbacks")
+        #expect(played.frees == opened.frees, "frees in \(played.callbacks - opened.callbacks) write callbacks")
     }
 
     @Test(.enabled(if: PrivateSoundServer.kindUnderTest == .pulseaudio, "pipewire-pulse sends no cork requests"))
