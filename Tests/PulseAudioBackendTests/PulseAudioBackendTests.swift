@@ -72,11 +72,12 @@ func configuration(_ server: PrivateSoundServer, role: String = "game") -> Backe
         try backend.setPaused(false)
         #expect(backend.isCorked == false)
         let expected = amplitude / Float(2).squareRoot()  // RMS of a sine
-        let playing = recorder.waitForLevel { rms in rms.allSatisfy { abs($0 - expected) < expected * 0.05 } }
+        let playing = recorder.waitForLevel(windows: 4) { rms in rms.allSatisfy { abs($0 - expected) < expected * 0.05 } }
         #expect(playing.met, "monitor RMS \(playing.rms), expected \(expected) per channel")
         try backend.setPaused(true)
         #expect(backend.isCorked == true)
-        let silent = recorder.waitForLevel { rms in rms.allSatisfy { $0 < 1e-4 } }
+        try recorder.discardBacklog()
+        let silent = recorder.waitForLevel(windows: 4) { rms in rms.allSatisfy { $0 < 1e-4 } }
         #expect(silent.met, "monitor RMS \(silent.rms) after pause, expected silence")
         #expect(backend.statistics.framesRendered > 0)
     }
@@ -95,7 +96,7 @@ func configuration(_ server: PrivateSoundServer, role: String = "game") -> Backe
         defer { recorder.stop() }
         try backend.setPaused(false)
         let expected: Float = 0.25 / Float(2).squareRoot()
-        let level = recorder.waitForLevel { rms in rms.allSatisfy { abs($0 - expected) < expected * 0.05 } }
+        let level = recorder.waitForLevel(windows: 4) { rms in rms.allSatisfy { abs($0 - expected) < expected * 0.05 } }
         #expect(level.met, "monitor RMS \(level.rms), expected \(expected)")
     }
 
