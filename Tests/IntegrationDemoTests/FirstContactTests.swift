@@ -59,4 +59,55 @@ import Testing
         // buffer early) and then ends, without lingering.
         #expect(ran > .seconds(1.4) && ran < .seconds(5), "the example ran for \(ran)")
     }
+
+    /// The set-up scripts run against stubs (apt-get, dpkg-query, sudo,
+    /// swift, pactl and a demo that print like the real ones) in front of
+    /// PATH: their own chatter must go to stderr, stdout carries only what
+    /// the program they run prints.
+    @Test func setUpScriptsKeepStdoutForTheProgramsOutput() throws {
+        let stubs = FileManager.default.temporaryDirectory.appendingPathComponent("setup-stubs-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: stubs + "/bin", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: stubs) }
+        let scripts: [String: String] = [
+            // Nothing is installed: install-deps installs everything, as on a first run.
+            "dpkg-query": "exit 1",
+            "apt-get": #"echo "Reading package lists... Done"; echo "Setting up $*""#,
+            "sudo": #"exec "$@""#,
+            "pactl": "exit 0",  // a server is running: the demo runs directly
+            "swift": """
+                case "$*" in
+                "build --show-bin-path") echo "\(stubs)/bin" ;;
+                build*) echo "Building for debugging..."; echo "Build complete!" ;;
+                test*) echo "TEST RESULTS $*" ;;
+                esac
+                """,
+            "bin/IntegrationDemo": #"echo "{\"event\":\"engineState\",\"args\":\"$*\"}""#,
+        ]
+        for (name, body) in scripts {
+            let path = stubs + "/" + name
+            try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o755)
+        }
+        let path = stubs + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        func run(_ script: String, _ arguments: String...) throws -> (stdout: String, stderr: String) {
+            let child = try Subprocess([Self.root + "/Scripts/" + script] + arguments, extraEnvironment: ["PATH": path])
+            let out = Subprocess.readAll(child.stdout)
+            let err = Subprocess.readAll(child.stderr)
+            let status = child.wait()
+            let result = (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+            #expect(status == 0, "\(script): \(result)")
+            return result
+        }
+
+        let deps = try run("install-deps")
+        #expect(deps.stdout.isEmpty, "install-deps printed on stdout: \(deps.stdout)")
+        #expect(deps.stderr.contains("Reading package lists"), "apt-get's log went nowhere: \(deps.stderr)")
+
+        let demo = try run("demo", "--headless", "--seconds", "1")
+        #expect(demo.stdout == #"{"event":"engineState","args":"--headless --seconds 1"}"# + "\n", "demo's stdout: \(demo.stdout)")
+        #expect(demo.stderr.contains("Reading package lists") && demo.stderr.contains("Build complete"), "\(demo.stderr)")
+
+        let test = try run("test", "--filter", "X")
+        #expect(test.stdout == "TEST RESULTS test --filter X\n", "test's stdout: \(test.stdout)")
+    }
 }
