@@ -71,7 +71,9 @@ func interposedSetWriteCallback(
 /// installed by `installing`, into an allocation-counter slot.
 ///
 /// Only libpulse's calls are counted: the backend's own pre-fill before an
-/// uncork calls `pulseWriteCallback` directly, on the control thread.
+/// uncork calls `pulseWriteCallback` directly, on the control thread. That
+/// pre-fill makes the first pa_stream_write after a start or a flush, the one
+/// that allocates (libpulse asks for a timing update, PA_STREAM_AUTO_TIMING_UPDATE).
 final class WriteCallbackCounter {
     let slot: Int32
     /// The wrappers `installing` put in, until `finish` frees them.
