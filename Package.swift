@@ -128,3 +128,10 @@ let package = Package(
         ),
     ]
 )
+
+// MARK: - The README's first example
+// Built by `swift build` (so by CI) to keep the README's first snippet
+// compiling; IntegrationDemoTests checks the README shows this code and plays it.
+package.targets.append(
+    .executableTarget(
+        name: "FirstSound", dependencies: ["SoundEngine"], path: "Examples/FirstSound", swiftSettings: strict))

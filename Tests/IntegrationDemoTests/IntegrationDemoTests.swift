@@ -104,10 +104,29 @@ func object(_ line: String) throws -> [String: Any] {
     @Test func headlessRunEndsWhenTheSoundEnds() throws {
         let server = try PrivateSoundServer()
         defer { server.stop() }
-        let result = try runDemo(["--headless"], server: server.address)  // the 1.45 s chime
-        #expect(result.status == 0)
-        let stopped = try #require(try result.lines.map(object).last?["t"] as? Double)
-        #expect(stopped > 1.4 && stopped < 4, "stopped at \(stopped) s")
+        let chime = 1.45  // seconds: Resources/chime.ogg, what the demo plays with no --play
+        let run = try DemoProcess(["--headless"], server: server.address)
+        run.closeInput()  // no commands: the run ends with the sound
+        let stoppedLine = try run.firstLine { $0["event"] as? String == "engineState" && $0["state"] as? String == "stopped" }
+        let stoppedSeen = ContinuousClock.now
+        let status = run.waitForExit(within: .seconds(5))
+        let exit = ContinuousClock.now - stoppedSeen
+        #expect(status == 0, "stderr: \(run.readErrors())")
+        #expect(run.lines.last.map { $0.contains(#""state":"stopped""#) } == true, "lines after stopped: \(run.lines)")
+        let stopped = try #require(stoppedLine["t"] as? Double)
+        // t counts from just before the chime starts. The voice ends when the
+        // mixer has rendered its last frame (up to one 16 ms buffer before it
+        // is heard, so never later). Then: the event thread drains the
+        // mixer's events every 10 ms; terminate fades out over one 512-frame
+        // quantum (11 ms), waits for the fade to be played (at most the
+        // stream's 16-20 ms buffer plus the sink's latency, ~20 ms) and
+        // corks and disconnects (round trips of a few ms). That is ~60 ms at
+        // most (36-52 ms measured on both servers); 0.3 s leaves 5 times that
+        // for a loaded 2-core CI machine. Lingering longer is a bug (the old
+        // bound allowed 2.5 s).
+        #expect(stopped > chime - 0.05 && stopped < chime + 0.3, "stopped at \(stopped) s")
+        // Then the process exits at once: threads joined, nothing left waiting.
+        #expect(exit < .milliseconds(500), "exited \(exit) after its last line")
     }
 
     @Test func unreachableServerExitsOneNamingTheAddress() throws {

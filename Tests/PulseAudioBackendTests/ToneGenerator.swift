@@ -1,27 +1,25 @@
-import CAllocationCounter
 import Foundation
 import SoundCore
 
 /// A sine render function for backend tests, in plain memory so the render
-/// thread touches no Swift objects. `countAllocationsInSlot` arms the
-/// interposed malloc counter, in that slot, for the duration of each call.
+/// thread touches no Swift objects. (The allocation test counts around the
+/// backend's whole write callback, not in here: see WriteCallbackCounter.)
 struct ToneState {
     var phase: Double = 0
     var step: Double
     var amplitude: Float
     var channels: Int
     var format: SampleFormat
-    var countAllocationsInSlot: Int32?
 }
 
 final class ToneGenerator {
     let state: UnsafeMutablePointer<ToneState>
 
-    init(frequency: Double, amplitude: Float, format: StreamFormat, countAllocationsInSlot: Int32? = nil) {
+    init(frequency: Double, amplitude: Float, format: StreamFormat) {
         state = .allocate(capacity: 1)
         state.initialize(to: ToneState(
             step: 2 * Double.pi * frequency / Double(format.sampleRate), amplitude: amplitude,
-            channels: format.channelCount, format: format.sampleFormat, countAllocationsInSlot: countAllocationsInSlot))
+            channels: format.channelCount, format: format.sampleFormat))
     }
 
     deinit { state.deallocate() }
@@ -31,7 +29,6 @@ final class ToneGenerator {
 
 private func toneRender(_ context: UnsafeMutableRawPointer?, _ destination: UnsafeMutableRawPointer, _ frames: Int) {
     let tone = context!.assumingMemoryBound(to: ToneState.self)
-    if let slot = tone.pointee.countAllocationsInSlot { se_alloc_counter_arm(slot) }
     var phase = tone.pointee.phase
     let step = tone.pointee.step
     let amplitude = tone.pointee.amplitude
@@ -53,5 +50,4 @@ private func toneRender(_ context: UnsafeMutableRawPointer?, _ destination: Unsa
         }
     }
     tone.pointee.phase = phase.truncatingRemainder(dividingBy: 2 * Double.pi)
-    if tone.pointee.countAllocationsInSlot != nil { se_alloc_counter_disarm() }
 }

@@ -31,10 +31,11 @@ import Testing
         let voice = try engine.play(sound, VoiceParameters(volume: 0.5, loop: true))
         // 0.5 amplitude × 0.5 volume × cos(π/4) centre pan, RMS of a sine = peak/√2.
         let expected = Float(0.5 * 0.5 * (0.5).squareRoot() / (2).squareRoot())
-        let playing = recorder.waitForLevel { $0.allSatisfy { abs($0 - expected) < expected * 0.05 } }
+        let playing = recorder.waitForLevel(windows: 4) { $0.allSatisfy { abs($0 - expected) < expected * 0.05 } }
         #expect(playing.met, "monitor RMS \(playing.rms), expected \(expected)")
         try engine.stop(voice)
-        let silent = recorder.waitForLevel { $0.allSatisfy { $0 < 1e-5 } }
+        try recorder.discardBacklog()
+        let silent = recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 < 1e-5 } }
         #expect(silent.met, "monitor RMS \(silent.rms) after stop")
         #expect(eventually { !engine.isPlaying(voice) })
     }
@@ -45,8 +46,15 @@ import Testing
         let (engine, recorder) = (live.engine, live.recorder)
         let chime = PrivateSoundServer.repositoryRoot + "/Examples/IntegrationDemo/Resources/chime.ogg"
         for streaming in [false, true] {
+            // Silence first, recorded after the pass before: what is heard
+            // next is this pass's voice.
+            try recorder.discardBacklog()
+            let quiet = recorder.waitForLevel(windows: 2) { $0.allSatisfy { $0 < 1e-4 } }
+            #expect(quiet.met, "streaming \(streaming): the speaker is not silent before the chime: \(quiet.rms)")
             let voice = try engine.play(try engine.loadSound(path: chime, streaming: streaming))
-            let heard = recorder.waitForLevel { $0.allSatisfy { $0 > 0.01 } }
+            // The chime stays above 0.01 per channel for its first 0.85 s; a
+            // tail of the pass before could not last 0.4 s.
+            let heard = recorder.waitForLevel(windows: 8) { $0.allSatisfy { $0 > 0.01 } }
             #expect(heard.met, "streaming \(streaming): monitor RMS \(heard.rms)")
             #expect(eventually { !engine.isPlaying(voice) })
         }
@@ -57,8 +65,8 @@ import Testing
         defer { live.stop() }
         let (engine, recorder) = (live.engine, live.recorder)
         try engine.play(try engine.loadSound(sine(amplitude: 0.4), name: "bed"), VoiceParameters(loop: true))
-        let before = recorder.waitForLevel { $0.allSatisfy { $0 > 0.15 } }
-        #expect(before.met)
+        let before = recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 > 0.15 } }
+        #expect(before.met, "the bed never played: \(before.rms)")
         let corrupt = FileManager.default.temporaryDirectory.appendingPathComponent("corrupt-\(UUID()).wav").path
         try Data("RIFF not really a wave file".utf8).write(to: URL(fileURLWithPath: corrupt))
         defer { try? FileManager.default.removeItem(atPath: corrupt) }
@@ -73,7 +81,10 @@ import Testing
                 return why.contains(corrupt)
             }
         }
-        let after = recorder.waitForLevel { $0.allSatisfy { $0 > 0.15 } }
+        // Recorded after the bad loads, every window of half a second: the
+        // bed kept playing (it did not stop and come back).
+        try recorder.discardBacklog()
+        let after = recorder.levelHolds(windows: 10) { $0.allSatisfy { $0 > 0.15 } }
         #expect(after.met, "the bed stopped after a bad load: \(after.rms)")
         #expect(engine.status == .running)
     }
@@ -112,14 +123,16 @@ import Testing
         let (server, engine, recorder) = (live.server, live.engine, live.recorder)
         let events = engine.events()
         try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), VoiceParameters(loop: true))
-        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met)
+        #expect(recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 > 0.2 } }.met)
         try engine.suspend()
         #expect(engine.status == .paused(.suspendedByGame(renderAnyway: false)))
         #expect(try server.sinkInputs().first { $0.properties["application.name"] == "SoundEngine engine test" }?.corked == true)
-        #expect(recorder.waitForLevel { $0.allSatisfy { $0 < 1e-5 } }.met)
+        try recorder.discardBacklog()
+        #expect(recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 < 1e-5 } }.met)
         try engine.wakeupFromSuspend()
         #expect(engine.status == .running)
-        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met)
+        try recorder.discardBacklog()
+        #expect(recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 > 0.2 } }.met)
         engine.terminate()
         var states: [String] = []
         for await event in events {
@@ -134,16 +147,21 @@ import Testing
         let (server, engine, recorder) = (live.server, live.engine, live.recorder)
         try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), VoiceParameters(loop: true))
         let short = try engine.loadSound(sine(amplitude: 0.5, seconds: 0.3), name: "short")
-        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met)
+        #expect(recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 > 0.2 } }.met)
         try engine.suspend(renderAnyway: true)
         #expect(engine.status == .paused(.suspendedByGame(renderAnyway: true)))
         #expect(try server.sinkInputs().first { $0.properties["application.name"] == "SoundEngine engine test" }?.corked == true)
+        try recorder.discardBacklog()
+        let corked = recorder.waitForLevel(windows: 2) { $0.allSatisfy { $0 < 1e-5 } }
+        #expect(corked.met, "the speaker still plays after the suspend: \(corked.rms)")
         let ended = Mutex(false)
-        try engine.play(short, completion: { _ in ended.withLock { $0 = true } })
         let quanta = engine.statistics.mixer.quantaRendered
+        try engine.play(short, completion: { _ in ended.withLock { $0 = true } })
+        // Silent all through the 0.3 s voice (and 0.2 s more), which renders and ends meanwhile.
+        let silent = recorder.levelHolds(windows: 10) { $0.allSatisfy { $0 < 1e-5 } }
+        #expect(silent.met, "the voice played while rendering anyway: \(silent.rms)")
         #expect(eventually { engine.statistics.mixer.quantaRendered > quanta + 100 }, "the mixer stopped advancing")
         #expect(eventually { ended.withLock { $0 } }, "a 0.3 s voice never ended while rendering anyway")
-        #expect(recorder.waitForLevel { $0.allSatisfy { $0 < 1e-5 } }.met)
     }
 
     @Test func plainSuspendHoldsVoicesButKeepsTakingCommands() throws {
@@ -173,7 +191,9 @@ import Testing
         let roles = try server.sinkInputs().filter { $0.properties["application.name"] == "SoundEngine engine test" }
             .map { $0.properties["media.role"] }
         #expect(roles == ["music"])
-        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met, "the voice kept playing across the swap")
+        try recorder.discardBacklog()
+        let swapped = recorder.waitForLevel(windows: 6) { $0.allSatisfy { $0 > 0.2 } }
+        #expect(swapped.met, "the voice did not keep playing across the swap: \(swapped.rms)")
         let bad = SessionConfiguration(category: .playback, categoryOptions: [.defaultToSpeaker])
         #expect(throws: SoundEngineError.self) { try engine.changeAudioSessionProperties(bad) }
         #expect(engine.audioSessionConfiguration == SessionConfiguration(category: .playback))
@@ -190,12 +210,14 @@ import Testing
         let music = try engine.createBus(name: "music")
         try engine.setBusMutedForBackgroundMusic(music, true)
         try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), on: music, VoiceParameters(loop: true))
-        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met)
+        #expect(recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 > 0.2 } }.met)
         try engine.muteBackgroundMusic(true)
         #expect(engine.isBackgroundMusicMuted)
-        #expect(recorder.waitForLevel { $0.allSatisfy { $0 < 1e-5 } }.met)
+        try recorder.discardBacklog()
+        #expect(recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 < 1e-5 } }.met)
         try engine.muteBackgroundMusic(false)
-        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.2 } }.met)
+        try recorder.discardBacklog()
+        #expect(recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 > 0.2 } }.met)
         #expect(eventually { told.withLock { $0 } == [true, false] })
     }
 

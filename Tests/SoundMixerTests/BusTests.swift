@@ -173,17 +173,54 @@ struct BusTests {
     func badEdits() throws {
         let mixer = try makeMixer { $0.maxBuses = 3 }
         let a = try mixer.createBus(name: "a")
-        let b = try mixer.createBus(name: "b", parent: a)
+        // A refused create takes no slot: the last one is still there for b.
         #expect(throws: SoundEngineError.self) { try mixer.createBus(name: "c", parent: BusID(index: 9)) }
+        let b = try mixer.createBus(name: "b", parent: a)
+        // A state every bad edit below would change: distinct volumes down
+        // the tree master → a → b, a DC voice hard left on a and hard right
+        // on b, so the left channel is master × a and the right master × a × b.
+        try mixer.setBusVolume(.master, 0.8)
+        try mixer.setBusVolume(a, 0.5)
+        try mixer.setBusVolume(b, 0.25)
+        let dc = try mixer.loadSound(constant(1, frames: 1000), name: "dc")
+        try mixer.play(dc, on: a, VoiceParameters(pan: -1, loop: true))
+        try mixer.play(dc, on: b, VoiceParameters(pan: 1, loop: true))
+        let settled = render(mixer, frames: 1024)  // past every ramp
+        let level = (left: settled.left[1023], right: settled.right[1023])
+        #expect(abs(level.left - 0.8 * 0.5) < 1e-6 && abs(level.right - 0.8 * 0.5 * 0.25) < 1e-6, "\(level)")
+        func names() -> [String: BusID?] {
+            Dictionary(uniqueKeysWithValues: ["master", "a", "b", "c"].map { ($0, mixer.bus(named: $0)) })
+        }
+        let namesBefore = names()
+        let statisticsBefore = mixer.statistics
+
         #expect {
             try mixer.createBus(name: "c")
         } throws: { if case .maxReached = $0 as? SoundEngineError { true } else { false } }
         #expect {
             try mixer.setBusParent(a, b)
         } throws: { if case .invalidParameter = $0 as? SoundEngineError { true } else { false } }
+        #expect(throws: SoundEngineError.self) { try mixer.setBusParent(.master, a) }
+        #expect(throws: SoundEngineError.self) { try mixer.setBusParent(b, BusID(index: 9)) }
         #expect(throws: SoundEngineError.self) { try mixer.setBusVolume(a, .nan) }
         #expect(throws: SoundEngineError.self) { try mixer.setBusVolume(a, -1) }
+        #expect(throws: SoundEngineError.self) { try mixer.setBusVolume(a, 0.9, rampFrames: -1) }
+        #expect(throws: SoundEngineError.self) { try mixer.setBusVolume(BusID(index: 9), 0.9) }
+        #expect(throws: SoundEngineError.self) { try mixer.setBusMuted(b, true, rampFrames: -1) }
+
+        // Nothing changed: the names, the commands, and every frame of the mix.
+        #expect(names() == namesBefore)
+        #expect(mixer.bus(named: "c") == nil)
+        #expect(mixer.statistics.commandsQueued == statisticsBefore.commandsQueued)
+        #expect(mixer.statistics.commandsRejected == statisticsBefore.commandsRejected)
+        #expect(!mixer.isBackgroundMusicMuted)
+        let after = render(mixer, frames: 1024)
+        #expect(after.left.allSatisfy { $0 == level.left }, "left \(Set(after.left))")
+        #expect(after.right.allSatisfy { $0 == level.right }, "right \(Set(after.right))")
+        // And the graph still takes good edits: b to the master leaves out a's 0.5.
         try mixer.setBusParent(b, .master)
+        let moved = render(mixer, frames: 1024)
+        #expect(abs(moved.right[1023] - 0.8 * 0.25) < 1e-6 && moved.left[1023] == level.left)
     }
 }
 

@@ -237,35 +237,71 @@ public struct ServerError: Error, CustomStringConvertible {
 }
 
 /// Records a source with `parec --latency-msec=20` and measures levels.
+///
+/// What it hands back is everything recorded since it started (or since the
+/// last ``discardBacklog()``), oldest first: parec, its pipe and the server
+/// keep up to seconds of audio nobody has read yet. A check of what an action
+/// did therefore calls ``discardBacklog()`` right after the action, and asks
+/// for its level over several windows (``waitForLevel(windows:deadline:_:)``,
+/// ``levelHolds(windows:_:)``), not one: the sink still plays the last
+/// few tens of milliseconds it had before the action.
 public final class MonitorRecorder: @unchecked Sendable {
     // @unchecked: used by one test task at a time; the process handle is only
-    // touched by read/stop on that task.
-    private let process: Subprocess
+    // touched by read/discardBacklog/stop on that task.
+    private var process: Subprocess
+    private let arguments: [String]
+    private let address: String
     private var stopped = false
 
     /// Sample rate and channels of what `read` returns by default.
     public static let sampleRate = 48_000
     public static let channels = 2
+    /// The length of one window of the level helpers, in seconds.
+    public static let window = 0.05
     /// Channels of what this recorder's `read` returns.
     public let channelCount: Int
 
     init(source: String, address: String, channelMap: [String]? = nil) throws {
         channelCount = channelMap?.count ?? Self.channels
         let map = channelMap.map { ["--channel-map=\($0.joined(separator: ","))"] } ?? []
-        process = try Subprocess(
-            [
-                "parec", "--latency-msec=20", "-d", source, "--format=float32le", "--rate=\(Self.sampleRate)",
-                "--channels=\(channelCount)", "--raw",
-            ] + map, extraEnvironment: ["PULSE_SERVER": address], captureStderr: false)
+        arguments = [
+            "parec", "--latency-msec=20", "-d", source, "--format=float32le", "--rate=\(Self.sampleRate)",
+            "--channels=\(channelCount)", "--raw",
+        ] + map
+        self.address = address
+        process = try Self.startRecording(arguments, address: address)
     }
 
     deinit { stop() }
+
+    /// Starts parec and waits (at most 2 s) until its first audio is in the
+    /// pipe, so the recording has begun when this returns.
+    private static func startRecording(_ arguments: [String], address: String) throws -> Subprocess {
+        let parec = try Subprocess(arguments, extraEnvironment: ["PULSE_SERVER": address], captureStderr: false)
+        var pfd = pollfd(fd: parec.stdout, events: Int16(POLLIN), revents: 0)
+        _ = poll(&pfd, 1, 2000)
+        return parec
+    }
 
     /// Stops parec.
     public func stop() {
         guard !stopped else { return }
         stopped = true
         process.kill()
+    }
+
+    /// Forgets everything recorded up to now: `read` and the level helpers
+    /// return only audio the sink played after this call began. Call it right
+    /// after the action under test, so that a check cannot pass on audio from
+    /// before the action.
+    ///
+    /// Starts a new parec (a new record stream hears nothing the sink played
+    /// before it connected) and ends the old one with its unread audio.
+    public func discardBacklog() throws {
+        precondition(!stopped, "discardBacklog() after stop()")
+        let old = process
+        process = try Self.startRecording(arguments, address: address)
+        old.kill()
     }
 
     /// Reads about `seconds` of interleaved samples (``channelCount`` per
@@ -287,19 +323,51 @@ public final class MonitorRecorder: @unchecked Sendable {
         return bytes[0..<usable].withUnsafeBytes { raw in Array(raw.bindMemory(to: Float.self)) }
     }
 
-    /// Reads 50 ms windows until `condition(rms of the window per channel)`
-    /// holds or `deadline` seconds pass; returns the last window's RMS per
-    /// channel and whether the condition held.
-    public func waitForLevel(deadline: Double = 10, _ condition: ([Float]) -> Bool) -> (rms: [Float], met: Bool) {
+    /// The RMS per channel of the next window, or nil when less than a
+    /// whole window arrived (the recording stalled for 2 s).
+    private func nextWindow() -> [Float]? {
+        let samples = read(seconds: Self.window)
+        guard samples.count == Int(Self.window * Double(Self.sampleRate)) * channelCount else { return nil }
+        return Self.rms(samples, channels: channelCount)
+    }
+
+    /// Reads windows until `windows` consecutive ones satisfy
+    /// `condition(rms of the window per channel)` or `deadline` seconds pass;
+    /// returns the last window's RMS per channel and whether the condition
+    /// held. A level that comes, eventually, and stays for
+    /// `windows` × ``window`` seconds.
+    public func waitForLevel(
+        windows: Int = 1, deadline: Double = 10, _ condition: ([Float]) -> Bool
+    ) -> (rms: [Float], met: Bool) {
+        precondition(windows >= 1)
         let end = Date().addingTimeInterval(deadline)
         var last: [Float] = []
+        var run = 0
         while Date() < end {
-            let window = read(seconds: 0.05)
-            guard window.count >= channelCount * 100 else { continue }
-            last = Self.rms(window, channels: channelCount)
-            if condition(last) { return (last, true) }
+            guard let rms = nextWindow() else {
+                run = 0
+                continue
+            }
+            last = rms
+            run = condition(rms) ? run + 1 : 0
+            if run == windows { return (last, true) }
         }
         return (last, false)
+    }
+
+    /// Reads the next `windows` windows and whether every one satisfies
+    /// `condition(rms of the window per channel)`: a level that holds from
+    /// now for `windows` × ``window`` seconds, not one that turns up later.
+    /// Stops at the first window that fails; returns the RMS of each window read.
+    public func levelHolds(windows: Int, _ condition: ([Float]) -> Bool) -> (rms: [[Float]], met: Bool) {
+        precondition(windows >= 1)
+        var read: [[Float]] = []
+        for _ in 0..<windows {
+            guard let rms = nextWindow() else { return (read, false) }
+            read.append(rms)
+            if !condition(rms) { return (read, false) }
+        }
+        return (read, true)
     }
 
     /// RMS per channel of interleaved samples (stereo unless `channels` says otherwise).
