@@ -103,9 +103,7 @@ import Testing
         #expect(report["availableOutputs"] is [Any])
         #expect(report["availableInputs"] is [Any])
         #expect(report["otherAudioPlaying"] as? Bool == false)
-        // NEEDS THE SERVER MODEL (engine work in progress on another branch):
-        // until the engine learns the server's devices, routes are empty.
-        // Once it does, the private server's "speaker" null sink is the route.
+        // The private server's "speaker" null sink is the route.
         let outputs = current["outputs"] as? [[String: Any]] ?? []
         #expect(outputs.first?["portType"] as? String == PortType.builtInSpeaker.rawValue)
         #expect(outputs.first?["uid"] as? String == "speaker")
