@@ -9,7 +9,16 @@ import Testing
 /// matching what `pactl` shows. Every wait is a condition with a deadline;
 /// the timings printed are measurements, not assertions (docs/pulseaudio.md,
 /// "Reliability", has the figures).
+///
+/// Descriptors and threads are counted for the whole test process, so the
+/// growth check means something only when nothing else runs in it: CI runs
+/// this suite once more on its own with `SOUNDENGINE_ISOLATED_RUN=1`
+/// (`.ci/run`); inside the whole parallel suite the other tests' servers and
+/// engines come and go, and the counts are printed, not compared.
 @Suite(.serialized) struct ReliabilityTests {
+    /// Whether this process runs this suite alone (see above).
+    static let countsAreOurs = ProcessInfo.processInfo.environment["SOUNDENGINE_ISOLATED_RUN"] == "1"
+
     @Test func twentyServerRestarts() throws {
         let live = try LiveSession.playingOnTheSpeaker()
         defer { live.stop() }
@@ -60,7 +69,11 @@ import Testing
             restart script \(restart); restart done → reset \(reset); restart done → audio on the monitor \(audio); \
             \(first.summary) after restart 1, \(last.summary) after restart 20
             """)
-        #expect(!last.grew(from: first), "resources grew over 19 restarts: \(last.difference(from: first))")
+        if Self.countsAreOurs {
+            #expect(!last.grew(from: first), "resources grew over 19 restarts: \(last.difference(from: first))")
+        } else {
+            print("[reliability] not run alone: resource counts not compared (\(last.difference(from: first)))")
+        }
         let streams = try live.ourStreams()
         #expect(streams.count == 1, "our stream is not there exactly once: \(streams)")
         #expect(streams.first?.corked == false, "our stream is corked after the last reset")
@@ -102,7 +115,11 @@ import Testing
             route changes \(reasons.sorted { $0.value > $1.value }.map { "\($0.key): \($0.value)" }); \
             \(tenth.summary) after cycle 10, \(last.summary) after cycle 200
             """)
-        #expect(!last.grew(from: tenth), "resources grew over 190 cycles: \(last.difference(from: tenth))")
+        if Self.countsAreOurs {
+            #expect(!last.grew(from: tenth), "resources grew over 190 cycles: \(last.difference(from: tenth))")
+        } else {
+            print("[reliability] not run alone: resource counts not compared (\(last.difference(from: tenth)))")
+        }
         // One plug, one notification (the coalescing), and no move of our own
         // reported as the user's (`override`).
         #expect(reasons == [.newDeviceAvailable: 200, .oldDeviceUnavailable: 200], "route changes: \(reasons)")
