@@ -260,8 +260,12 @@ import Testing
         let probe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("LifecycleProbe").path
         #expect(FileManager.default.isExecutableFile(atPath: probe), "build the LifecycleProbe product first")
+        // 8 x 400 calls when run alone (CI's isolated run); 8 x 150 inside the
+        // whole parallel suite, where the machine is shared with every other test.
+        let iterations = ProcessInfo.processInfo.environment["SOUNDENGINE_ISOLATED_RUN"] == "1" ? 400 : 150
         let process = try Subprocess(
-            [probe, "stress", "8", "400"], extraEnvironment: ["PULSE_SERVER": server.address], captureStderr: false)
+            [probe, "stress", "8", "\(iterations)"], extraEnvironment: ["PULSE_SERVER": server.address],
+            captureStderr: false)
         var samples = 0
         var mostPlayback = 0
         var mostCapture = 0
@@ -279,7 +283,7 @@ import Testing
         let output = String(decoding: Subprocess.readAll(process.stdout), as: UTF8.self)
         let result = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
         let calls = result?["calls"] as? [String: [Int]] ?? [:]
-        #expect(calls.values.map { $0[0] }.reduce(0, +) == 8 * 400, "\(output)")
+        #expect(calls.values.map { $0[0] }.reduce(0, +) == 8 * iterations, "\(output)")
         // The run did real work: engines came up, and calls reached them.
         #expect((calls["initialize"].map { $0[0] - $0[1] } ?? 0) >= 5, "\(output)")
         #expect((calls["session"].map { $0[0] - $0[1] } ?? 0) >= 10, "\(output)")
@@ -288,11 +292,13 @@ import Testing
         #expect(mostCapture <= 1, "\(mostCapture) record streams of ours at once")
         #expect(result?["threadsOfOurs"] as? [String] == [], "\(output)")
         #expect(result?["initializedAfter"] as? Bool == false)
-        // After the final terminate the server has nothing of ours (the
-        // probe asked for the clients before exiting).
-        #expect(try server.jsonList("sink-inputs").filter(isOurs).isEmpty)
-        #expect(try server.jsonList("source-outputs").filter(isOurs).isEmpty)
+        // After the final terminate, while the probe still lived, the server
+        // had no client of ours (the probe asked it before exiting; after the
+        // exit the question would prove nothing). The server itself must
+        // have come through: its log says why if it did not.
         #expect(result?["clientsOfOurs"] as? Int == 0, "\(output)")
+        let log = (try? String(contentsOfFile: server.directory + "/server.log", encoding: .utf8)) ?? ""
+        #expect((try? server.pactl("info")) != nil, "the server died during the stress run: \(log.suffix(3000))")
     }
 
     private func isOurs(_ entry: [String: Any]) -> Bool {
