@@ -285,8 +285,12 @@ import Testing
         let calls = result?["calls"] as? [String: [Int]] ?? [:]
         #expect(calls.values.map { $0[0] }.reduce(0, +) == 8 * iterations, "\(output)")
         // The run did real work: engines came up, and calls reached them.
-        #expect((calls["initialize"].map { $0[0] - $0[1] } ?? 0) >= 5, "\(output)")
+        // (Engines come up a few times; how often depends on the server's
+        // connect time and the machine's load: pipewire-pulse on a busy CI
+        // machine managed 4 in 8 x 150 calls.)
+        #expect((calls["initialize"].map { $0[0] - $0[1] } ?? 0) >= 2, "\(output)")
         #expect((calls["session"].map { $0[0] - $0[1] } ?? 0) >= 10, "\(output)")
+        #expect((calls["terminate"]?[0] ?? 0) >= 2, "\(output)")
         #expect(samples >= 10, "the server was looked at only \(samples) times")
         #expect(mostPlayback <= 1, "\(mostPlayback) playback streams of ours at once")
         #expect(mostCapture <= 1, "\(mostCapture) record streams of ours at once")
