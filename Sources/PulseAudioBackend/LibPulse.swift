@@ -361,10 +361,8 @@ struct PAStream {
     /// `pa_stream_get_latency`: how long until a sample written now is heard
     /// (our buffer plus the device's), or nil before timing info arrived.
     var latencyMicroseconds: UInt64? {
-        var usec: pa_usec_t = 0
-        var negative: Int32 = 0
-        guard pa_stream_get_latency(raw, &usec, &negative) == 0 else { return nil }
-        return negative != 0 ? 0 : usec
+        let usec = renderLatencyMicroseconds()  // LibPulse+Timing.swift
+        return usec == .max ? nil : usec
     }
 
     /// `pa_stream_is_corked`.

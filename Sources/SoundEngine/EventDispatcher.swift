@@ -20,8 +20,6 @@ final class EventDispatcher: @unchecked Sendable {
         case session(SessionEvent)
         /// Something the backend saw; the engine decides what it means.
         case backend(BackendEvent)
-        /// Finish the transitions a server fact started (after its notifications).
-        case finishTransitions
     }
 
     private struct Inbox {

@@ -9,12 +9,6 @@ import Synchronization
 /// before returning. The game's view (``SoundEngineInstance/status``) stays
 /// `running`: this is the engine's business, not a pause.
 extension SoundEngineInstance {
-    /// What the event thread knows about idleness; `corked` is also read by `play`.
-    struct IdleTracker {
-        /// Since when no voice has been playing, while running and uncorked.
-        var since: ContinuousClock.Instant?
-    }
-
     /// Event thread, every poll: corks the stream once it has been idle long enough.
     func checkIdle() {
         guard let timeout = platformSettings.idleCorkTimeout else { return }
@@ -26,13 +20,13 @@ extension SoundEngineInstance {
             return
         }
         let now = ContinuousClock.now
-        let due = idle.withLock { tracker -> Bool in
+        let due = idleSince.withLock { idleSince -> Bool in
             if playing {
-                tracker.since = nil
+                idleSince = nil
                 return false
             }
-            let since = tracker.since ?? now
-            tracker.since = since
+            let since = idleSince ?? now
+            idleSince = since
             return now - since >= timeout
         }
         guard due else { return }
@@ -52,7 +46,7 @@ extension SoundEngineInstance {
             idleCorked.store(true, ordering: .releasing)
             log.log(.debug, "idle for \(timeout): stream corked")
         }
-        idle.withLock { $0.since = nil }
+        idleSince.withLock { $0 = nil }
     }
 
     /// Any thread, after a voice was queued: uncorks an idle-corked stream

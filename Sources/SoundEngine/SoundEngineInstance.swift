@@ -51,8 +51,9 @@ public final class SoundEngineInstance: Sendable {
     /// Whether the stream is corked because nothing played for
     /// ``PlatformInitSettings/idleCorkTimeout`` (SoundEngineInstance+Idle).
     let idleCorked = Atomic(false)
-    /// The event thread's idle bookkeeping.
-    let idle = Mutex(IdleTracker())
+    /// Since when no voice has been playing, while running and uncorked (the
+    /// event thread's idle bookkeeping).
+    let idleSince = Mutex<ContinuousClock.Instant?>(nil)
     let log: any SoundLogger
     /// Also told every event, after the instance's own subscribers.
     let forward: (@Sendable (SessionEvent) -> Void)?
@@ -414,15 +415,16 @@ public final class SoundEngineInstance: Sendable {
             case .notification(let event):
                 if deferWaits { c.toDeliver.append(event) } else { dispatcher.post(.session(event)) }
             case .action(let action):
-                if deferWaits && (!c.pending.isEmpty || waits(action, c)) {
+                if deferWaits && waits(action, c) {
                     start(action, &c)
                     c.pending.append(action)
+                } else if deferWaits && !c.pending.isEmpty {
+                    c.pending.append(action)  // keeps its place behind the deferred one
                 } else {
                     perform(action, &c)
                 }
             }
         }
-        if !deferWaits && !c.pending.isEmpty { dispatcher.post(.finishTransitions) }
     }
 
     /// A server fact, on the event thread: the actions that would wait for a
@@ -602,8 +604,6 @@ public final class SoundEngineInstance: Sendable {
             deliver(event)
         case .backend(let event):
             handleBackendEvent(event)
-        case .finishTransitions:
-            _ = try? withControl { _ in }  // withControl finishes them first
         }
     }
 
