@@ -3,10 +3,11 @@
 // SoundEngine: a Wwise-shaped sound engine with iOS audio-session semantics on PulseAudio.
 // Layout and the reasons for each cut: docs/architecture.md. Arrows only point down:
 //
-//   SoundEngine ──► SoundSession, SoundMixer, SoundDecoding, SoundBackend, PulseAudioBackend
+//   SoundEngine ──► SoundSession, SoundMixer, SoundDecoding, SoundBackend, PulseAudioBackend, SoundContent
 //   PulseAudioBackend ──► SoundBackend, SoundSession, CPulseAudio   (the only importer of libpulse)
 //   SoundDecoding ──► SoundCore, CSndFile                (the only importer of libsndfile)
 //   SoundMixer ──► SoundCore, CMixKernels
+//   SoundContent ──► SoundCore                        (bank files: model, parser, validation)
 //   SoundBackend ──► SoundSession ──► SoundCore          (a backend reports SystemEvents, performs SessionActions)
 import PackageDescription
 
@@ -45,6 +46,7 @@ let package = Package(
         .target(name: "SoundMixer", dependencies: ["SoundCore", "CMixKernels"], swiftSettings: strict),
         .target(name: "SoundDecoding", dependencies: ["SoundCore", "CSndFile"], swiftSettings: strict),
         .target(name: "SoundBackend", dependencies: ["SoundCore", "SoundSession"], swiftSettings: strict),
+        .target(name: "SoundContent", dependencies: ["SoundCore"], swiftSettings: strict),
         .target(
             name: "PulseAudioBackend",
             dependencies: ["SoundBackend", "SoundSession", "SoundCore", "CPulseAudio"],
@@ -54,6 +56,7 @@ let package = Package(
             name: "SoundEngine",
             dependencies: [
                 "SoundCore", "SoundSession", "SoundMixer", "SoundDecoding", "SoundBackend", "PulseAudioBackend",
+                "SoundContent",
             ],
             swiftSettings: strict
         ),
@@ -109,6 +112,7 @@ let package = Package(
             dependencies: ["SoundDecoding", "SoundCore"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "SoundContentTests", dependencies: ["SoundContent", "SoundCore", "SoundDecoding"]),
         .testTarget(name: "SoundBackendTests", dependencies: ["SoundBackend", "SoundSession", "SoundCore"]),
         .testTarget(
             name: "IntegrationDemoTests",

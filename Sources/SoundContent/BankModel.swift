@@ -1,0 +1,442 @@
+// The content model: what a sound designer writes in a bank file (docs/banks.md),
+// after parsing and validation. Plain values; every name a definition uses
+// has been checked to resolve when a `Bank` exists (BankParser guarantees it).
+// The engine (SoundEngine/Content) turns these into voices, bus volumes and
+// parameter curves.
+//
+// Units, chosen for a designer who knows Wwise: volumes in dB (0 = unchanged),
+// pitch in cents (1200 = an octave), times in seconds (Duration in Swift),
+// distances in game units, low-pass as a cut-off frequency in Hz.
+
+/// A 32-bit ID derived from a name, the way Wwise derives `AkUniqueID`s: the
+/// FNV-1 hash of the name's lowercase UTF-8 bytes. The same name gives the
+/// same ID in every bank and every run, so game code can store IDs.
+public struct ContentID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The hash value.
+    public let rawValue: UInt32
+
+    /// Wraps a raw ID (for IDs a game stored or generated).
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// The ID of `name` (FNV-1, 32-bit, over the lowercased UTF-8 bytes).
+    public init(_ name: String) {
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.lowercased().utf8 {
+            hash = hash &* 16_777_619
+            hash ^= UInt32(byte)
+        }
+        rawValue = hash
+    }
+
+    public var description: String { "ID \(rawValue)" }
+    public static func < (a: ContentID, b: ContentID) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A piecewise curve through points sorted by `x`; between points it follows
+/// `shape`, outside them it holds the first or last `y`.
+public struct Curve: Sendable, Hashable {
+    /// How the curve moves between two points.
+    public enum Shape: String, Sendable, Hashable, CaseIterable {
+        /// Straight line.
+        case linear
+        /// Holds the left point's `y` until the next point.
+        case constant
+        /// Smooth S (smoothstep) between the points.
+        case sCurve
+    }
+
+    /// The points, `x` strictly increasing; at least one.
+    public var points: [(x: Double, y: Double)]
+    /// The shape between points.
+    public var shape: Shape
+
+    /// Creates a curve; the parser has checked the points are sorted and finite.
+    public init(points: [(x: Double, y: Double)], shape: Shape = .linear) {
+        self.points = points
+        self.shape = shape
+    }
+
+    /// The curve's value at `x`.
+    public func value(at x: Double) -> Double {
+        guard let first = points.first, let last = points.last else { return 0 }
+        if x <= first.x { return first.y }
+        if x >= last.x { return last.y }
+        var lo = 0, hi = points.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if points[mid].x <= x { lo = mid } else { hi = mid }
+        }
+        let a = points[lo], b = points[hi]
+        var t = (x - a.x) / (b.x - a.x)
+        switch shape {
+        case .linear: break
+        case .constant: return a.y
+        case .sCurve: t = t * t * (3 - 2 * t)
+        }
+        return a.y + (b.y - a.y) * t
+    }
+
+    public static func == (a: Curve, b: Curve) -> Bool {
+        a.shape == b.shape && a.points.count == b.points.count
+            && zip(a.points, b.points).allSatisfy { $0.x == $1.x && $0.y == $1.y }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(shape)
+        for p in points {
+            hasher.combine(p.x)
+            hasher.combine(p.y)
+        }
+    }
+}
+
+/// What happens to a voice that the voice limit (``BankSound/priority``)
+/// pushes out.
+public enum VirtualVoiceBehavior: String, Sendable, Hashable, CaseIterable {
+    /// The voice is stopped (with the de-click fade) and its event may end.
+    case kill
+    /// The voice goes silent but keeps its place in time, and is heard again,
+    /// in sync, when a slot frees up.
+    case resume
+}
+
+/// A playable sound: one audio file and how it plays.
+public struct BankSound: Sendable, Hashable {
+    /// The name (the key in `"sounds"`).
+    public var name: String
+    /// The audio file, resolved to an absolute path (inside the bank's folder
+    /// unless the game allowed otherwise).
+    public var file: String
+    /// Streamed from disk (long music) rather than decoded into memory.
+    public var stream: Bool
+    /// Repeats until stopped.
+    public var loop: Bool
+    /// Volume in dB, -96…+24 (0 = as recorded).
+    public var volumeDB: Double
+    /// Pitch offset in cents, -2400…+2400.
+    public var pitchCents: Double
+    /// The bus it plays on (a bus of this bank, or `"master"`).
+    public var bus: String
+    /// The attenuation (distance curves) it uses, or `nil` for none (2D).
+    public var attenuation: String?
+    /// 0…100; when voices run out the lowest-priority, then quietest, voices
+    /// become virtual.
+    public var priority: Int
+    /// What a voice of this sound does when it loses its slot.
+    public var virtualBehavior: VirtualVoiceBehavior
+
+    public init(
+        name: String, file: String, stream: Bool = false, loop: Bool = false, volumeDB: Double = 0,
+        pitchCents: Double = 0, bus: String = "master", attenuation: String? = nil, priority: Int = 50,
+        virtualBehavior: VirtualVoiceBehavior = .kill
+    ) {
+        self.name = name
+        self.file = file
+        self.stream = stream
+        self.loop = loop
+        self.volumeDB = volumeDB
+        self.pitchCents = pitchCents
+        self.bus = bus
+        self.attenuation = attenuation
+        self.priority = priority
+        self.virtualBehavior = virtualBehavior
+    }
+}
+
+/// A container: picks or sequences its children (sounds or other
+/// containers; both share one namespace in a bank) each time it is played.
+public struct BankContainer: Sendable, Hashable {
+    /// How the container chooses what plays.
+    public enum Kind: Sendable, Hashable {
+        /// A weighted random child; `avoidRepeatCount` most recent picks (per
+        /// container, across game objects) are not picked again (0 = may
+        /// repeat; at most children − 1).
+        case random(weights: [Double], avoidRepeatCount: Int)
+        /// The next child in order each time it is played on a game object,
+        /// wrapping around after the last (`loop`) or staying on the last.
+        case sequence(loop: Bool)
+        /// The child named by the game object's current value of switch
+        /// group `group` (``BankContainer/switchChildren``); `defaultChild`
+        /// when the value has no child (nil: nothing plays).
+        case switchGroup(group: String, defaultChild: String?)
+        /// Every child at once (layering).
+        case blend
+    }
+
+    /// The name (the key in `"containers"`).
+    public var name: String
+    public var kind: Kind
+    /// Children in order (sound or container names). For `.switchGroup`,
+    /// every child that some switch value names.
+    public var children: [String]
+    /// For `.switchGroup`: switch value → child name.
+    public var switchChildren: [String: String]
+    /// Volume in dB added to every voice it plays.
+    public var volumeDB: Double
+    /// Pitch offset in cents added to every voice it plays.
+    public var pitchCents: Double
+
+    public init(
+        name: String, kind: Kind, children: [String], switchChildren: [String: String] = [:], volumeDB: Double = 0,
+        pitchCents: Double = 0
+    ) {
+        self.name = name
+        self.kind = kind
+        self.children = children
+        self.switchChildren = switchChildren
+        self.volumeDB = volumeDB
+        self.pitchCents = pitchCents
+    }
+}
+
+/// One ducking rule: while anything plays on the bus that owns the rule (or
+/// a bus below it), `bus` is turned down by `volumeDB`.
+public struct BankDucking: Sendable, Hashable {
+    /// The bus turned down.
+    public var bus: String
+    /// How far, in dB (negative, -96…0).
+    public var volumeDB: Double
+    /// How long the turn-down takes once something starts playing.
+    public var attack: Duration
+    /// How long the way back takes once nothing plays any more.
+    public var release: Duration
+
+    public init(bus: String, volumeDB: Double, attack: Duration, release: Duration) {
+        self.bus = bus
+        self.volumeDB = volumeDB
+        self.attack = attack
+        self.release = release
+    }
+}
+
+/// A bus of the bank, below `parent`.
+public struct BankBus: Sendable, Hashable {
+    public var name: String
+    /// The parent bus (`"master"` or a bus of this bank or one loaded earlier).
+    public var parent: String
+    /// Volume in dB.
+    public var volumeDB: Double
+    /// Silenced while another app plays music (iOS's secondary-audio hint,
+    /// Wwise's "mute for background music").
+    public var muteForBackgroundMusic: Bool
+    /// The buses this one ducks while it plays.
+    public var ducking: [BankDucking]
+
+    public init(
+        name: String, parent: String = "master", volumeDB: Double = 0, muteForBackgroundMusic: Bool = false,
+        ducking: [BankDucking] = []
+    ) {
+        self.name = name
+        self.parent = parent
+        self.volumeDB = volumeDB
+        self.muteForBackgroundMusic = muteForBackgroundMusic
+        self.ducking = ducking
+    }
+}
+
+/// Distance → level curves for sounds positioned in 3D.
+public struct BankAttenuation: Sendable, Hashable {
+    public var name: String
+    /// Distance (game units) → volume in dB.
+    public var volume: Curve
+    /// Distance → low-pass cut-off in Hz, or `nil` for none.
+    public var lowPass: Curve?
+    /// Whether the sound is panned by its direction from the listener
+    /// (true) or stays centred (false).
+    public var spatialize: Bool
+
+    public init(name: String, volume: Curve, lowPass: Curve? = nil, spatialize: Bool = true) {
+        self.name = name
+        self.volume = volume
+        self.lowPass = lowPass
+        self.spatialize = spatialize
+    }
+}
+
+/// What an RTPC drives.
+public enum RTPCTarget: Sendable, Hashable {
+    /// The volume (dB, added) of every voice a sound or container plays.
+    case volume(object: String)
+    /// The pitch (cents, added) of every voice a sound or container plays.
+    case pitch(object: String)
+    /// The low-pass cut-off (Hz; the lowest cut-off of all that apply wins)
+    /// of every voice a sound or container plays.
+    case lowPass(object: String)
+    /// A bus's volume (dB, added). A bus is global, so only the RTPC's
+    /// global value drives it.
+    case busVolume(bus: String)
+}
+
+/// One use of an RTPC: a curve from its value to a target's parameter.
+public struct RTPCBinding: Sendable, Hashable {
+    public var target: RTPCTarget
+    /// RTPC value → dB, cents or Hz (by target).
+    public var curve: Curve
+
+    public init(target: RTPCTarget, curve: Curve) {
+        self.target = target
+        self.curve = curve
+    }
+}
+
+/// A game parameter (Wwise RTPC): a number the game sets, globally or per
+/// game object, mapped through curves onto volumes, pitches and filters.
+public struct BankRTPC: Sendable, Hashable {
+    public var name: String
+    public var range: ClosedRange<Double>
+    /// The value before the game sets one (inside `range`).
+    public var defaultValue: Double
+    public var bindings: [RTPCBinding]
+
+    public init(name: String, range: ClosedRange<Double>, defaultValue: Double, bindings: [RTPCBinding]) {
+        self.name = name
+        self.range = range
+        self.defaultValue = defaultValue
+        self.bindings = bindings
+    }
+}
+
+/// A global state group (Wwise state): one current state, each with bus
+/// volume offsets.
+public struct BankStateGroup: Sendable, Hashable {
+    public var name: String
+    public var states: [String]
+    /// The state before the game sets one.
+    public var defaultState: String
+    /// State → bus → volume offset in dB (buses not listed: 0 dB).
+    public var busVolumes: [String: [String: Double]]
+    /// How long bus volumes take to move to the new state's.
+    public var transition: Duration
+
+    public init(
+        name: String, states: [String], defaultState: String, busVolumes: [String: [String: Double]] = [:],
+        transition: Duration = .zero
+    ) {
+        self.name = name
+        self.states = states
+        self.defaultState = defaultState
+        self.busVolumes = busVolumes
+        self.transition = transition
+    }
+}
+
+/// A switch group: a per-game-object choice (e.g. the surface under a
+/// character's feet) that switch containers follow.
+public struct BankSwitchGroup: Sendable, Hashable {
+    public var name: String
+    public var values: [String]
+    /// The value for a game object that never set one.
+    public var defaultValue: String
+
+    public init(name: String, values: [String], defaultValue: String) {
+        self.name = name
+        self.values = values
+        self.defaultValue = defaultValue
+    }
+}
+
+/// One step of an event.
+public struct BankAction: Sendable, Hashable {
+    /// Who a stop/pause/resume/setVolume acts on.
+    public enum Scope: String, Sendable, Hashable {
+        /// Only voices on the game object the event was posted on.
+        case gameObject
+        /// Every game object.
+        case global
+    }
+
+    /// The step.
+    public enum Kind: Sendable, Hashable {
+        /// Play a sound or container (`object`), fading in over `fadeIn`.
+        case play(object: String, fadeIn: Duration)
+        /// Stop the voices of a sound or container, fading out.
+        case stop(object: String, fadeOut: Duration, scope: Scope)
+        /// Stop every voice of this event's playing ID's game object (or all), fading out.
+        case stopAll(fadeOut: Duration, scope: Scope)
+        /// Pause the voices of a sound or container.
+        case pause(object: String, fade: Duration, scope: Scope)
+        /// Resume them.
+        case resume(object: String, fade: Duration, scope: Scope)
+        /// Set the volume offset (dB) of a sound's or container's voices.
+        case setVolume(object: String, volumeDB: Double, fade: Duration, scope: Scope)
+        /// Set a bus's volume offset (dB).
+        case setBusVolume(bus: String, volumeDB: Double, fade: Duration)
+        /// Set a state group's state.
+        case setState(group: String, state: String)
+        /// Set a switch on the game object the event was posted on.
+        case setSwitch(group: String, value: String)
+        /// Post another event on the same game object (its voices belong to
+        /// the same playing ID).
+        case post(event: String)
+    }
+
+    public var kind: Kind
+    /// How long after the post the step happens.
+    public var delay: Duration
+
+    public init(_ kind: Kind, delay: Duration = .zero) {
+        self.kind = kind
+        self.delay = delay
+    }
+}
+
+/// An event: what the game posts. Its actions run in order, each after its delay.
+public struct BankEvent: Sendable, Hashable {
+    public var name: String
+    public var actions: [BankAction]
+
+    public init(name: String, actions: [BankAction]) {
+        self.name = name
+        self.actions = actions
+    }
+}
+
+/// A parsed, validated bank. Names are unique within each kind, and sounds
+/// and containers share one namespace ("objects").
+public struct Bank: Sendable {
+    /// The bank's name: its file name without the extension.
+    public var name: String
+    /// The folder its sound files resolve in (absolute).
+    public var folder: String
+    public var sounds: [String: BankSound]
+    public var containers: [String: BankContainer]
+    /// Buses in an order where every parent comes before its children.
+    public var buses: [BankBus]
+    public var attenuations: [String: BankAttenuation]
+    public var rtpcs: [String: BankRTPC]
+    public var stateGroups: [String: BankStateGroup]
+    public var switchGroups: [String: BankSwitchGroup]
+    public var events: [String: BankEvent]
+
+    public init(
+        name: String, folder: String, sounds: [String: BankSound] = [:], containers: [String: BankContainer] = [:],
+        buses: [BankBus] = [], attenuations: [String: BankAttenuation] = [:], rtpcs: [String: BankRTPC] = [:],
+        stateGroups: [String: BankStateGroup] = [:], switchGroups: [String: BankSwitchGroup] = [:],
+        events: [String: BankEvent] = [:]
+    ) {
+        self.name = name
+        self.folder = folder
+        self.sounds = sounds
+        self.containers = containers
+        self.buses = buses
+        self.attenuations = attenuations
+        self.rtpcs = rtpcs
+        self.stateGroups = stateGroups
+        self.switchGroups = switchGroups
+        self.events = events
+    }
+}
+
+/// One problem found in a bank file: where (a JSON path like
+/// `$.sounds.step.file`) and why.
+public struct BankIssue: Sendable, Hashable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}
