@@ -1,6 +1,6 @@
-public import SoundBackend
-public import SoundCore
-public import SoundSession
+package import SoundBackend
+package import SoundCore
+package import SoundSession
 import CPulseAudio
 import Dispatch
 import Foundation
@@ -16,7 +16,7 @@ import Synchronization
 /// Threading: the ``AudioBackend`` methods are called from control threads;
 /// they take the mainloop lock for every libpulse call. The render entry and
 /// the event handler run on the mainloop thread (`SoundEngine-pulse`).
-public final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
+package final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
     // @unchecked: `link` is only changed under its Mutex; the Connection's own
     // mutable fields are only touched with its mainloop lock held (libpulse
     // runs every callback under that lock); `captureRing` is plain memory

@@ -1,5 +1,5 @@
-public import SoundCore
-public import SoundSession
+package import SoundCore
+package import SoundSession
 
 /// The contract between the engine and a sound server: connect, open one
 /// playback stream that pulls audio from a ``RenderEntry``, pause/resume it,
@@ -16,7 +16,7 @@ public import SoundSession
 /// The render entry is called on the backend's real-time thread; the event
 /// handler is called on the backend's own thread and must return quickly
 /// without calling back into the backend.
-public protocol AudioBackend: AnyObject, Sendable {
+package protocol AudioBackend: AnyObject, Sendable {
     /// Connects to the server and creates the playback stream, paused.
     ///
     /// After `open` returns, the backend reports server facts through
@@ -81,4 +81,4 @@ public protocol AudioBackend: AnyObject, Sendable {
 
 /// Receives ``BackendEvent``s on the backend's thread. Must return quickly and
 /// must not call the backend.
-public typealias BackendEventHandler = @Sendable (BackendEvent) -> Void
+package typealias BackendEventHandler = @Sendable (BackendEvent) -> Void

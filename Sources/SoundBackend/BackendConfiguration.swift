@@ -1,7 +1,7 @@
-public import SoundCore
+package import SoundCore
 
 /// What the engine asks of a backend when it opens the output.
-public struct BackendConfiguration: Sendable, Hashable {
+package struct BackendConfiguration: Sendable, Hashable {
     /// Server to connect to. `nil` uses the environment (`PULSE_SERVER`) and
     /// then the per-user default.
     public var serverAddress: String?

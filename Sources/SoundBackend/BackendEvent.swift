@@ -1,8 +1,8 @@
-public import SoundSession
+package import SoundSession
 
 /// Something the backend observed. Delivered to the ``BackendEventHandler``
 /// on the backend's thread.
-public enum BackendEvent: Sendable, Hashable {
+package enum BackendEvent: Sendable, Hashable {
     /// A fact for the session policy: devices, defaults, other clients'
     /// streams, moves of our streams the engine did not ask for, cork
     /// requests, the connection lost (``SystemEvent/connectionLost``). A

@@ -1,5 +1,5 @@
 public import SoundCore
-public import SoundSession
+package import SoundSession
 
 /// What the server actually granted when the stream was created.
 public struct GrantedStream: Sendable, Hashable, Codable {
@@ -18,7 +18,7 @@ public struct GrantedStream: Sendable, Hashable, Codable {
     public var realtimePriority: Int32?
     /// What the server had when the stream was created: devices, defaults,
     /// other clients' streams, our client index.
-    public var snapshot: SystemSnapshot
+    package var snapshot: SystemSnapshot
     /// Whether the server can put echo cancellation on our streams when
     /// `filter.want=echo-cancel` asks for it (PulseAudio with
     /// module-filter-heuristics and module-filter-apply loaded). pipewire-pulse
@@ -26,7 +26,7 @@ public struct GrantedStream: Sendable, Hashable, Codable {
     public var echoCancellationAvailable: Bool
 
     /// Describes a granted stream.
-    public init(
+    package init(
         format: StreamFormat, buffer: BufferAttributes, serverName: String, serverVersion: String, deviceName: String,
         realtimePriority: Int32? = nil, snapshot: SystemSnapshot = SystemSnapshot(),
         echoCancellationAvailable: Bool = false

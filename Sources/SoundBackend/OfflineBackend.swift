@@ -1,5 +1,5 @@
-public import SoundCore
-public import SoundSession
+package import SoundCore
+package import SoundSession
 import Synchronization
 
 /// A backend with no server: nothing renders until the caller advances the
@@ -28,9 +28,13 @@ public final class OfflineBackend: AudioBackend {
     /// What `open` grants: the requested format unless overridden here.
     private let grantedFormatOverride: StreamFormat?
 
+    /// Creates an offline backend for a game's own tests: one built-in
+    /// speaker, the requested format granted.
+    public convenience init() { self.init(grantedFormat: nil, snapshot: nil) }
+
     /// Creates an offline backend. `grantedFormat` lets a test pretend the
     /// server granted something other than what was asked (e.g. `int16`).
-    public init(grantedFormat: StreamFormat? = nil, snapshot: SystemSnapshot? = nil) {
+    package init(grantedFormat: StreamFormat? = nil, snapshot: SystemSnapshot? = nil) {
         self.grantedFormatOverride = grantedFormat
         self.snapshot = snapshot ?? Self.defaultSnapshot
     }
@@ -39,14 +43,14 @@ public final class OfflineBackend: AudioBackend {
     private let snapshot: SystemSnapshot
 
     /// One built-in speaker, `offline`, the default output.
-    public static let defaultSnapshot = SystemSnapshot(
+    package static let defaultSnapshot = SystemSnapshot(
         endpoints: [AudioEndpoint(id: EndpointID(.output, device: "offline"), portType: .builtInSpeaker, name: "Offline")],
         defaultOutput: EndpointID(.output, device: "offline"))
 
     /// The server-side actions performed since `open`, in order.
-    public var performed: [SessionAction] { state.withLock { $0.performed } }
+    package var performed: [SessionAction] { state.withLock { $0.performed } }
 
-    public func perform(_ action: SessionAction) throws(SoundEngineError) {
+    package func perform(_ action: SessionAction) throws(SoundEngineError) {
         try state.withLock { s throws(SoundEngineError) in
             guard s.configuration != nil else { throw .deviceNotReady("the offline backend is not open") }
             switch action {
@@ -59,9 +63,9 @@ public final class OfflineBackend: AudioBackend {
     }
 
     /// Always 0: there is no microphone.
-    public func readCapture(into buffer: UnsafeMutableBufferPointer<Float>) -> Int { 0 }
+    package func readCapture(into buffer: UnsafeMutableBufferPointer<Float>) -> Int { 0 }
 
-    public func open(
+    package func open(
         _ configuration: BackendConfiguration,
         render: RenderEntry,
         events: @escaping BackendEventHandler
@@ -85,14 +89,14 @@ public final class OfflineBackend: AudioBackend {
             serverName: "offline", serverVersion: "1", deviceName: "offline", snapshot: snapshot)
     }
 
-    public func setPaused(_ paused: Bool) throws(SoundEngineError) {
+    package func setPaused(_ paused: Bool) throws(SoundEngineError) {
         try state.withLock { s throws(SoundEngineError) in
             guard s.configuration != nil else { throw .deviceNotReady("the offline backend is not open") }
             s.paused = paused
         }
     }
 
-    public func close() {
+    package func close() {
         state.withLock { s in
             s.configuration = nil
             s.render = nil
@@ -101,16 +105,16 @@ public final class OfflineBackend: AudioBackend {
         }
     }
 
-    public var statistics: BackendStatistics { state.withLock { $0.statistics } }
+    package var statistics: BackendStatistics { state.withLock { $0.statistics } }
 
     /// Always `nil`: a manual clock has no latency to report.
-    public var outputLatency: Duration? { nil }
+    package var outputLatency: Duration? { nil }
 
     /// Returns at once: nothing is buffered between a render and its output.
-    public func waitUntilPlayed(extraFrames: Int, timeout: Duration) {}
+    package func waitUntilPlayed(extraFrames: Int, timeout: Duration) {}
 
     /// Whether the stream is paused (corked).
-    public var isPaused: Bool { state.withLock { $0.paused } }
+    package var isPaused: Bool { state.withLock { $0.paused } }
 
     /// Advances the clock by `frames`: calls the render entry once for that
     /// many frames if the stream is open and running, and returns the bytes it
@@ -144,7 +148,7 @@ public final class OfflineBackend: AudioBackend {
     /// Delivers `event` to the engine as if the server had sent it. Does
     /// nothing while the backend is not open (no server, nobody to tell, and
     /// the statistics count only what happened since `open`).
-    public func inject(_ event: BackendEvent) {
+    package func inject(_ event: BackendEvent) {
         let handler = state.withLock { s -> BackendEventHandler? in
             guard s.configuration != nil else { return nil }
             if case .underflow = event { s.statistics.underflows += 1 }

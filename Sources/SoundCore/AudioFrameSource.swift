@@ -1,5 +1,5 @@
 /// The shape of decodable audio: what a decoder knows before it reads.
-public struct SourceFormat: Sendable, Hashable, Codable {
+package struct SourceFormat: Sendable, Hashable, Codable {
     /// Frames per second of the source.
     public var sampleRate: Int
     /// Interleaved channels per frame.
@@ -21,7 +21,7 @@ public struct SourceFormat: Sendable, Hashable, Codable {
 /// Threading: a source is used by one thread at a time, never the render
 /// thread. The streaming thread of the mixer reads long sounds through this
 /// protocol; the decoder in `SoundDecoding` implements it with libsndfile.
-public protocol AudioFrameSource: AnyObject {
+package protocol AudioFrameSource: AnyObject {
     /// Rate, channels and length of the audio this source produces.
     var format: SourceFormat { get }
 

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The calling thread, as the kernel sees it.
-public enum CurrentThread {
+package enum CurrentThread {
     /// Names the calling thread as `ps`, `top -H` and debuggers show it (the
     /// kernel keeps 15 bytes). Written to `/proc/thread-self/comm`, because
     /// `pthread_setname_np` is a GNU extension Swift's Glibc module hides.

@@ -12,13 +12,13 @@
 /// throw, print or touch reference-counted objects other threads retain or
 /// release. It is a `@convention(c)` function so that `@_noLocks` and
 /// `@_noAllocation` callers may call it.
-public typealias RenderFunction = @convention(c) (
+package typealias RenderFunction = @convention(c) (
     _ context: UnsafeMutableRawPointer?, _ destination: UnsafeMutableRawPointer, _ frames: Int
 ) -> Void
 
 /// A render function plus the context it needs; what a producer of audio (the
 /// mixer, a test tone) hands to a backend.
-public struct RenderEntry: @unchecked Sendable {
+package struct RenderEntry: @unchecked Sendable {
     // @unchecked: `context` is an opaque pointer whose owner (the producer)
     // guarantees it stays valid until the backend that holds this entry is closed.
 

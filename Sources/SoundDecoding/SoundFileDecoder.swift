@@ -1,4 +1,4 @@
-public import SoundCore
+package import SoundCore
 import CSndFile
 import Foundation
 
@@ -13,7 +13,7 @@ import Foundation
 /// Threading: one instance is used by one thread at a time; it is never used on
 /// the render thread. The streaming thread reads long sounds through the
 /// ``AudioFrameSource`` conformance.
-public final class SoundFileDecoder: AudioFrameSource {
+package final class SoundFileDecoder: AudioFrameSource {
     /// The file this decoder reads.
     public let path: String
     public let format: SourceFormat

@@ -93,16 +93,30 @@ public final class SoundEngineInstance: Sendable {
     /// the mixer, connects to the server, opens the stream, activates the
     /// session (as Wwise does at init) and starts rendering.
     ///
-    /// - Parameter backend: where audio goes; default a `PulseAudioBackend`.
-    ///   Pass an `OfflineBackend` to render without a server.
     /// - Throws: `invalidParameter`/`incompatibleCategory` naming a bad
     ///   setting; `deviceNotReady` naming the server address tried when no
     ///   server answers within `platform.connectTimeout`. Nothing is left
     ///   running after a throw.
     public convenience init(
-        _ settings: InitSettings = InitSettings(),
-        _ platform: PlatformInitSettings = PlatformInitSettings(),
-        backend: (any AudioBackend)? = nil
+        _ settings: InitSettings = InitSettings(), _ platform: PlatformInitSettings = PlatformInitSettings()
+    ) throws(SoundEngineError) {
+        try self.init(settings, platform, backend: nil, forward: nil)
+    }
+
+    /// Creates and starts an engine that renders only when `backend` is told
+    /// to (``OfflineBackend/render(frames:)``): no server, a deterministic
+    /// clock, for a game's unit tests of its audio logic and offline bounces.
+    public convenience init(
+        _ settings: InitSettings, _ platform: PlatformInitSettings, offline backend: OfflineBackend
+    ) throws(SoundEngineError) {
+        try self.init(settings, platform, backend: backend, forward: nil)
+    }
+
+    /// Creates and starts an engine on `backend` (the package's own tests and
+    /// benchmarks pass an `OfflineBackend` to render without a server; `nil`
+    /// is the `PulseAudioBackend`).
+    package convenience init(
+        _ settings: InitSettings, _ platform: PlatformInitSettings, backend: (any AudioBackend)?
     ) throws(SoundEngineError) {
         try self.init(settings, platform, backend: backend, forward: nil)
     }

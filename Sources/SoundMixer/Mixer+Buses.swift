@@ -1,4 +1,4 @@
-public import SoundCore
+package import SoundCore
 
 /// Editing the bus tree (control world). Each change recompiles the plan and
 /// publishes it to the render thread with one atomic exchange; these calls

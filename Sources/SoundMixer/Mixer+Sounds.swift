@@ -1,4 +1,4 @@
-public import SoundCore
+package import SoundCore
 
 /// Loading and unloading sounds (control world).
 extension Mixer {

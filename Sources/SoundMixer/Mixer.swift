@@ -1,4 +1,4 @@
-public import SoundCore
+package import SoundCore
 import CMixKernels
 import Synchronization
 
@@ -23,7 +23,7 @@ import Synchronization
 ///
 /// Lifetime: the mixer must outlive every use of its ``renderEntry``: close
 /// the backend before releasing the mixer.
-public final class Mixer: @unchecked Sendable {
+package final class Mixer: @unchecked Sendable {
     // @unchecked: `core` is mutated only by the one render thread (the control
     // side writes its handed-over tables as RenderCore documents); all other
     // mutable state is behind `control`, `drain` or inside `streamer`.

@@ -1,9 +1,9 @@
-public import SoundCore
+package import SoundCore
 
 /// Something that happened on the render or streaming thread, delivered by
 /// ``Mixer/drainEvents(_:)`` on whatever thread calls it (the engine's event
 /// thread), never on the render thread.
-public enum MixerEvent: Sendable, Hashable {
+package enum MixerEvent: Sendable, Hashable {
     /// A voice finished: it reached the end of its sound, finished its fade
     /// out after a stop, or its sound was unloaded. Its ID is now stale.
     /// Delivered exactly once per voice, however many end at once.

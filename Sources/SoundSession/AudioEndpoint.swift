@@ -1,6 +1,6 @@
 /// A place audio can be routed, as the backend reports it: a sink or source
 /// (and port) with its kind.
-public struct AudioEndpoint: Hashable, Sendable, Codable {
+package struct AudioEndpoint: Hashable, Sendable, Codable {
     /// Its identity.
     public var id: EndpointID
     /// Its kind, which decides whether the category and options allow it.

@@ -1,4 +1,4 @@
-public import SoundCore
+package import SoundCore
 
 /// The audio-session policy: every AVAudioSession rule SoundEngine reproduces,
 /// as a value-type state machine with no clock, thread or I/O.
@@ -20,7 +20,7 @@ public import SoundCore
 /// resumes (Wwise 2022+ order), route actions before the route notification,
 /// the background-music fade before its callback, the media-services reset
 /// notification last. The rules are in docs/audio-session.md.
-public struct AudioSessionPolicy: Hashable, Sendable {
+package struct AudioSessionPolicy: Hashable, Sendable {
     // MARK: What the game asked for
 
     /// The configuration the game set last (what iOS's `category`, `mode` and

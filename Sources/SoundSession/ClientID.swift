@@ -1,9 +1,9 @@
 /// A client of the sound server: a PulseAudio client index
 /// (`pa_context_get_index`, `pa_sink_input_info.client`).
-public typealias ClientID = ServerIndex<ClientKind>
+package typealias ClientID = ServerIndex<ClientKind>
 
 /// The kind of ``ClientID``: a client connection.
-public enum ClientKind: ServerObjectKind {
+package enum ClientKind: ServerObjectKind {
     /// Prints as `client 7`.
     public static var label: String { "client" }
 }

@@ -1,5 +1,5 @@
 /// What the application and the game did.
-public enum LifecycleEvent: Hashable, Sendable {
+package enum LifecycleEvent: Hashable, Sendable {
     /// The app went to the background (window hidden or minimised; the game
     /// decides what counts).
     case appEnteredBackground

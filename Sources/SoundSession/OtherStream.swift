@@ -1,6 +1,6 @@
 /// Another application's playback stream, as the sink-input subscription
 /// reports it.
-public struct OtherStream: Hashable, Sendable, Codable {
+package struct OtherStream: Hashable, Sendable, Codable {
     /// Its sink-input index.
     public var id: StreamID
     /// The client that owns it. Streams of our own client are ignored.

@@ -1,12 +1,12 @@
 /// What a ``ServerIndex`` numbers: a sink input, a client.
-public protocol ServerObjectKind: Sendable {
+package protocol ServerObjectKind: Sendable {
     /// The word an index of this kind prints with, e.g. `"stream"`.
     static var label: String { get }
 }
 
 /// The index the sound server gives one of its objects (a PulseAudio
 /// `uint32_t` index). The kind keeps stream and client indices apart.
-public struct ServerIndex<Kind: ServerObjectKind>: RawRepresentable, Hashable, Sendable, Codable, Comparable,
+package struct ServerIndex<Kind: ServerObjectKind>: RawRepresentable, Hashable, Sendable, Codable, Comparable,
     CustomStringConvertible, ExpressibleByIntegerLiteral
 {
     /// The server's index.

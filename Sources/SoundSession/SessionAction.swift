@@ -1,6 +1,6 @@
 /// Something the backend and mixer must do. Identities are plain values;
 /// performing an action is the engine's job.
-public enum SessionAction: Hashable, Sendable {
+package enum SessionAction: Hashable, Sendable {
     /// Create (or re-create) our streams with these properties, or update them
     /// (`pa_stream_proplist_update`).
     case setStreamProperties(StreamProperties)

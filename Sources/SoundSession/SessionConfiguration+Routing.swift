@@ -10,7 +10,7 @@ extension SessionConfiguration {
     /// line out, headphones, HDMI and the speaker.
     /// Inputs: only in record, playAndRecord and multiRoute; Bluetooth HFP only
     /// with allowBluetooth; multiRoute only USB, headset and built-in microphones.
-    public func permits(_ portType: PortType, _ direction: EndpointDirection) -> Bool {
+    package func permits(_ portType: PortType, _ direction: EndpointDirection) -> Bool {
         switch direction {
         case .output:
             guard category.hasOutput else { return false }
@@ -39,5 +39,5 @@ extension SessionConfiguration {
     }
 
     /// Whether the endpoint may carry the session's audio.
-    public func permits(_ endpoint: AudioEndpoint) -> Bool { permits(endpoint.portType, endpoint.direction) }
+    package func permits(_ endpoint: AudioEndpoint) -> Bool { permits(endpoint.portType, endpoint.direction) }
 }

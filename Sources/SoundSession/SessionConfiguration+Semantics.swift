@@ -81,7 +81,7 @@ extension SessionConfiguration {
 
     /// The properties of our streams: the role, and echo cancellation in
     /// playAndRecord with a voice-conversation mode.
-    public var streamProperties: StreamProperties {
+    package var streamProperties: StreamProperties {
         StreamProperties(
             mediaRole: mediaRole,
             echoCancellation: category == .playAndRecord && mode.isVoiceConversation)

@@ -1,5 +1,5 @@
 /// Everything ``AudioSessionPolicy/handle(_:)`` accepts.
-public enum SessionInput: Hashable, Sendable {
+package enum SessionInput: Hashable, Sendable {
     /// A call on the session; may be refused.
     case request(SessionRequest)
     /// A fact from the sound server.

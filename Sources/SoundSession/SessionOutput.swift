@@ -1,7 +1,7 @@
 /// One result of handling an input: a notification for the game or an
 /// action for the engine. ``AudioSessionPolicy/handle(_:)`` returns them in
 /// the order they must take effect.
-public enum SessionOutput: Hashable, Sendable {
+package enum SessionOutput: Hashable, Sendable {
     /// Tell the game.
     case notification(SessionEvent)
     /// Do it.

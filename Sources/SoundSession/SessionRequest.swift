@@ -1,6 +1,6 @@
 /// A call the game (through the engine) makes on the session. Requests are
 /// validated like iOS: a refused request throws and changes nothing.
-public enum SessionRequest: Hashable, Sendable {
+package enum SessionRequest: Hashable, Sendable {
     /// Sets category, mode, route-sharing policy and options together, as
     /// `setCategory(_:mode:policy:options:)`. Options do not carry over from
     /// the previous category. Refused with `invalidParameter` when the

@@ -1,9 +1,9 @@
 /// Another client's playback stream: a PulseAudio sink-input index
 /// (`pa_sink_input_info.index`).
-public typealias StreamID = ServerIndex<SinkInputKind>
+package typealias StreamID = ServerIndex<SinkInputKind>
 
 /// The kind of ``StreamID``: a sink input.
-public enum SinkInputKind: ServerObjectKind {
+package enum SinkInputKind: ServerObjectKind {
     /// Prints as `stream 7`.
     public static var label: String { "stream" }
 }

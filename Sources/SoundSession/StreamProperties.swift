@@ -1,6 +1,6 @@
 /// The properties our playback and capture streams carry, chosen from the
 /// category and mode.
-public struct StreamProperties: Hashable, Sendable, Codable {
+package struct StreamProperties: Hashable, Sendable, Codable {
     /// `media.role` of both streams.
     public var mediaRole: MediaRole
     /// Whether echo cancellation is wanted (`filter.want=echo-cancel` on both

@@ -3,7 +3,7 @@
 /// The backend coalesces the burst of server events one physical change
 /// causes (a jack plug: card, sink and server changes; ≈50–100 ms) into one
 /// fact, so the policy picks one reason for it.
-public enum SystemEvent: Hashable, Sendable {
+package enum SystemEvent: Hashable, Sendable {
     /// Connected (first time or after a loss): everything the server has now.
     /// After ``connectionLost`` this is the media-services reset.
     case connected(SystemSnapshot)

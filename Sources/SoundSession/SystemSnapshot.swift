@@ -1,6 +1,6 @@
 /// Everything the backend knows right after connecting (or reconnecting) to
 /// the server.
-public struct SystemSnapshot: Hashable, Sendable, Codable {
+package struct SystemSnapshot: Hashable, Sendable, Codable {
     /// Our own client index, so our streams are never taken for another app's.
     public var ownClient: ClientID?
     /// Every endpoint, oldest first: the order decides "last in wins" among

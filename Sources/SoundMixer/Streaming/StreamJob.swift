@@ -1,8 +1,8 @@
-public import SoundCore
+package import SoundCore
 
 /// Opens a streamed sound's source; called on the streaming thread once per
 /// voice that plays the sound.
-public typealias AudioSourceOpener = @Sendable () throws(SoundEngineError) -> any AudioFrameSource
+package typealias AudioSourceOpener = @Sendable () throws(SoundEngineError) -> any AudioFrameSource
 
 /// A request to the streaming thread: open `opener` into stream `slot` for `voice`.
 struct StreamJob: Sendable {
