@@ -50,6 +50,19 @@ struct PAMainloop {
         pa_mainloop_api_once(api, callback, userdata)
     }
 
+    typealias IOCallback = @convention(c) (
+        UnsafeMutablePointer<pa_mainloop_api>?, OpaquePointer?, Int32, pa_io_event_flags_t, UnsafeMutableRawPointer?
+    ) -> Void
+
+    /// The loop API's `io_new(fd, PA_IO_EVENT_INPUT)`: calls `callback` on the
+    /// loop thread whenever `fd` is readable. Lock held (or on the loop thread).
+    func watchReadable(_ fd: Int32, _ callback: IOCallback, _ userdata: UnsafeMutableRawPointer?) -> OpaquePointer? {
+        api.pointee.io_new(api, fd, PA_IO_EVENT_INPUT, callback, userdata)
+    }
+
+    /// The loop API's `io_free` for a watch made by `watchReadable`. Lock held.
+    func freeWatch(_ event: OpaquePointer) { api.pointee.io_free(event) }
+
     /// Runs `body` with the loop lock held.
     func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock()
@@ -127,7 +140,13 @@ struct PAContext {
     }
 
     /// `pa_strerror(pa_context_errno)`: the last error in words.
-    var lastError: String { String(cString: pa_strerror(pa_context_errno(raw))) }
+    var lastError: String { Self.describe(errorNumber) }
+
+    /// `pa_context_errno`: the last error as libpulse's number (a plain read).
+    var errorNumber: Int32 { pa_context_errno(raw) }
+
+    /// `pa_strerror`: a libpulse error number in words.
+    static func describe(_ errorNumber: Int32) -> String { String(cString: pa_strerror(errorNumber)) }
 
     /// `pa_context_get_server`: the address actually connected to, once ready.
     var serverAddress: String? { pa_context_get_server(raw).map { String(cString: $0) } }
@@ -473,10 +492,22 @@ extension pa_buffer_attr {
 
 /// Event names of `pa_stream_event_cb_t`.
 enum PAStreamEvent {
-    /// `PA_STREAM_EVENT_REQUEST_CORK`.
-    static let requestCork = PA_STREAM_EVENT_REQUEST_CORK
-    /// `PA_STREAM_EVENT_REQUEST_UNCORK`.
-    static let requestUncork = PA_STREAM_EVENT_REQUEST_UNCORK
+    /// `PA_STREAM_EVENT_REQUEST_CORK` ("request-cork").
+    static let requestCork: StaticString = "request-cork"
+    /// `PA_STREAM_EVENT_REQUEST_UNCORK` ("request-uncork").
+    static let requestUncork: StaticString = "request-uncork"
+
+    /// Whether `name` is `PA_STREAM_EVENT_REQUEST_CORK`, compared in place
+    /// (the event callback runs on the render thread: no String is built).
+    static func isRequestCork(_ name: UnsafePointer<CChar>) -> Bool { matches(name, requestCork) }
+    /// Whether `name` is `PA_STREAM_EVENT_REQUEST_UNCORK`.
+    static func isRequestUncork(_ name: UnsafePointer<CChar>) -> Bool { matches(name, requestUncork) }
+
+    private static func matches(_ name: UnsafePointer<CChar>, _ constant: StaticString) -> Bool {
+        let bytes = constant.utf8Start
+        for i in 0..<constant.utf8CodeUnitCount where UInt8(bitPattern: name[i]) != bytes[i] { return false }
+        return name[constant.utf8CodeUnitCount] == 0
+    }
 }
 
 /// `pa_get_library_version`.

@@ -349,7 +349,7 @@ private final class Connection {
     let events: BackendEventHandler
     let addressTried: String
     let captureRing: UnsafeMutablePointer<CaptureRing>
-    /// Called on the mainloop thread once, when an established connection fails.
+    /// Called on the control loop thread once, when an established connection fails.
     let onLost: @Sendable () -> Void
     /// The record stream (record and playAndRecord) and its callback's state.
     var capture: PAStream?
@@ -357,17 +357,32 @@ private final class Connection {
     /// Set when the established connection failed (mainloop lock, or atomically read).
     let lost = Atomic<Bool>(false)
 
+    /// The playback side: its loop thread renders (the write callback), so
+    /// nothing else of ours runs there but the stream's own short callbacks,
+    /// which only push ``StreamNotice``s. Its lock guards `context`, `stream`,
+    /// `capture` and the render state.
     var mainloop: PAMainloop?
     var context: PAContext?
     var stream: PAStream?
     var renderState: UnsafeMutablePointer<RenderState>?
     var serverInfo: PAServerInfo?
+    /// The control side: a second context on its own loop thread
+    /// (`SoundEngine-ctl`) that runs the server model (subscription,
+    /// introspection, moves and mutes of streams by index) and turns the
+    /// playback side's notices into events. Its lock guards `controlContext`,
+    /// `model` and `noticeWatch`. Lock order: the playback lock, then this one.
+    var controlLoop: PAMainloop?
+    var controlContext: PAContext?
     var model: ServerModel?
+    var noticeWatch: OpaquePointer?
+    /// Playback loop → control loop, lock-free (plain memory, freed in deinit).
+    let notices: UnsafeMutablePointer<StreamNoticeRing>
     var snapshot = SystemSnapshot()
-    /// Set once both are READY; failures after this are reported as events.
-    var established = false
+    /// Set once both contexts and the stream are READY; failures after this
+    /// are reported as events. Read on both loop threads.
+    let established = Atomic<Bool>(false)
     /// Set by teardown before disconnecting, so the state callbacks stay quiet.
-    var closing = false
+    let closing = Atomic<Bool>(false)
     /// The SCHED_RR priority asked for, and what the loop thread got (0 = refused); mainloop lock.
     var requestedPriority: Int32 = 0
     var grantedPriority: Int32?
@@ -387,6 +402,8 @@ private final class Connection {
         self.events = events
         self.captureRing = captureRing
         self.onLost = onLost
+        notices = .allocate(capacity: 1)
+        notices.initialize(to: StreamNoticeRing())
         if let explicit = configuration.serverAddress {
             addressTried = explicit
         } else if let env = ProcessInfo.processInfo.environment["PULSE_SERVER"], !env.isEmpty {
@@ -397,29 +414,53 @@ private final class Connection {
         }
     }
 
+    deinit {
+        // Both loop threads were joined by teardown (or never started).
+        notices.pointee.free()
+        notices.deinitialize(count: 1)
+        notices.deallocate()
+    }
+
     var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     static func from(_ userdata: UnsafeMutableRawPointer?) -> Connection? {
         userdata.map { Unmanaged<Connection>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// Connects the context and the stream. Called once, unlocked, from `open`.
+    /// Connects both contexts and the stream. Called once, unlocked, from `open`.
     func connect() throws(SoundEngineError) -> GrantedStream {
-        guard let loop = PAMainloop.make(name: "SoundEngine-pulse") else {
+        guard let loop = PAMainloop.make(name: "SoundEngine-pulse"),
+            let control = PAMainloop.make(name: "SoundEngine-ctl")
+        else {
             throw .insufficientMemory("libpulse could not create a threaded mainloop")
         }
         mainloop = loop
-        guard loop.start() else { throw .fail("libpulse could not start its mainloop thread") }
+        controlLoop = control
+        guard loop.start(), control.start() else { throw .fail("libpulse could not start its mainloop threads") }
         let deadline = ContinuousClock.now.advanced(by: configuration.connectTimeout)
-        return try loop.withLock { () throws(SoundEngineError) -> GrantedStream in
-            try connectContext(loop, deadline: deadline)
+        let ownClient = try loop.withLock { () throws(SoundEngineError) -> UInt32 in
+            let ctx = try connectContext(loop, deadline: deadline, stateCallback: contextStateCallback)
+            context = ctx
             try queryServer(loop, deadline: deadline)
-            try startModel(loop, deadline: deadline)
-            return try connectStream(loop, deadline: deadline)
+            return ctx.clientIndex
+        }
+        try control.withLock { () throws(SoundEngineError) in
+            let ctx = try connectContext(control, deadline: deadline, stateCallback: controlContextStateCallback)
+            controlContext = ctx
+            if notices.pointee.wakeFD >= 0 {
+                noticeWatch = control.watchReadable(notices.pointee.wakeFD, noticeCallback, userdata)
+            }
+            try startModel(control, ctx, ownClient: ownClient, deadline: deadline)
+        }
+        return try loop.withLock { () throws(SoundEngineError) -> GrantedStream in
+            try connectStream(loop, deadline: deadline)
         }
     }
 
-    private func connectContext(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
+    /// Makes a context on `loop` and waits until it is ready. `loop`'s lock held.
+    private func connectContext(
+        _ loop: PAMainloop, deadline: ContinuousClock.Instant, stateCallback: PAContext.NotifyCallback
+    ) throws(SoundEngineError) -> PAContext {
         var props = ["application.name": configuration.applicationName,
                      "application.process.binary": ProcessInfo.processInfo.processName]
         if let id = configuration.applicationID { props["application.id"] = id }
@@ -428,8 +469,9 @@ private final class Connection {
         guard let ctx = PAContext.make(mainloop: loop, name: configuration.applicationName, properties: proplist) else {
             throw .insufficientMemory("libpulse could not create a context")
         }
-        context = ctx
-        ctx.setStateCallback(contextStateCallback, userdata)
+        // Stored before the wait, so waitLocked's timers and teardown find it.
+        if loop.raw == mainloop?.raw { context = ctx } else { controlContext = ctx }
+        ctx.setStateCallback(stateCallback, userdata)
         guard ctx.connect(server: configuration.serverAddress) else {
             throw .deviceNotReady("cannot connect to PulseAudio at \(addressTried): \(ctx.lastError)")
         }
@@ -438,6 +480,7 @@ private final class Connection {
             let why = ready ? ctx.lastError : "no answer within \(configuration.connectTimeout)"
             throw .deviceNotReady("cannot connect to PulseAudio at \(addressTried): \(why)")
         }
+        return ctx
     }
 
     private func queryServer(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
@@ -451,27 +494,54 @@ private final class Connection {
         }
     }
 
-    private func startModel(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
-        guard let ctx = context else { throw .fail("internal: no context") }
+    /// Starts the server model on the control context; `ownClient` is the
+    /// playback context's client, whose streams are ours. Control lock held.
+    private func startModel(
+        _ control: PAMainloop, _ ctx: PAContext, ownClient: UInt32, deadline: ContinuousClock.Instant
+    ) throws(SoundEngineError) {
         let model = ServerModel(
-            context: ctx, mainloop: loop,
-            wait: { [unowned self] deadline, done in waitLocked(loop, deadline: deadline, done) },
+            context: ctx, mainloop: control,
+            wait: { [unowned self] deadline, done in waitLocked(control, deadline: deadline, done) },
             emit: { [events] event in events(.system(event)) })
         self.model = model
-        snapshot = try model.start(ownClient: ctx.clientIndex, deadline: deadline)
+        snapshot = try model.start(ownClient: ownClient, deadline: deadline)
+    }
+
+    /// Runs `body` on the server model with the control lock held; `nil`
+    /// when there is none. Never from the control loop thread.
+    private func withModel<T>(_ body: (ServerModel) -> T) -> T? {
+        guard let control = controlLoop else { return nil }
+        return control.withLock { model.map(body) }
     }
 
     /// Performs a server-side session action (control thread, unlocked).
+    /// Actions on other streams and on our routing take only the control
+    /// lock: the render thread never waits for them.
     func perform(_ action: SessionAction) throws(SoundEngineError) {
-        guard let loop = mainloop else { throw .deviceNotReady("the PulseAudio stream is not open") }
+        guard let loop = mainloop, let control = controlLoop else {
+            throw .deviceNotReady("the PulseAudio stream is not open")
+        }
+        switch action {
+        case .selectOutput, .selectInput, .muteOtherStreams, .unmuteOtherStreams, .duckOtherStreams,
+            .unduckOtherStreams:
+            try control.withLock { () throws(SoundEngineError) in
+                guard let ctx = controlContext, ctx.isReady, let model else {
+                    throw .mediaServicesFailed("the connection to PulseAudio at \(addressTried) is gone")
+                }
+                try model.perform(action, deadline: ContinuousClock.now.advanced(by: .seconds(2)))
+            }
+            return
+        default:
+            break
+        }
         try loop.withLock { () throws(SoundEngineError) in
-            guard let ctx = context, ctx.isReady, let model else {
+            guard let ctx = context, ctx.isReady else {
                 throw .mediaServicesFailed("the connection to PulseAudio at \(addressTried) is gone")
             }
             switch action {
             case .selectOutput, .selectInput, .muteOtherStreams, .unmuteOtherStreams, .duckOtherStreams,
                 .unduckOtherStreams:
-                try model.perform(action, deadline: ContinuousClock.now.advanced(by: .seconds(2)))
+                break  // performed above
             case .setStreamProperties(let properties):
                 try replaceStreams(properties, loop)
             case .openCaptureStream:
@@ -486,7 +556,7 @@ private final class Connection {
 
     private func connectStream(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) -> GrantedStream {
         try openPlayback(loop, deadline: deadline, device: nil)
-        established = true
+        established.store(true, ordering: .releasing)
         if let priority = configuration.realtimePriority {
             requestedPriority = priority
             loop.once(raiseLoopThreadPriority, userdata)
@@ -503,7 +573,7 @@ private final class Connection {
         return GrantedStream(
             format: granted, buffer: buffer, serverName: info.serverName, serverVersion: info.serverVersion,
             deviceName: s.deviceName, realtimePriority: grantedPriority.flatMap { $0 > 0 ? $0 : nil },
-            snapshot: snapshot, echoCancellationAvailable: model?.echoCancellationAvailable ?? false)
+            snapshot: snapshot, echoCancellationAvailable: withModel { $0.echoCancellationAvailable } ?? false)
     }
 
     /// Creates our playback stream, corked, on `device` (`nil`: where the
@@ -541,7 +611,7 @@ private final class Connection {
         guard s.isReady else {
             throw .deviceNotReady("PulseAudio at \(addressTried) did not open our playback stream: \(ctx.lastError)")
         }
-        model?.ownPlaybackIndex = s.index
+        _ = withModel { $0.ownPlaybackIndex = s.index }
         corkedNow.store(true, ordering: .releasing)
         streamIndexNow.store(s.index, ordering: .releasing)
         streamOpen.store(true, ordering: .releasing)
@@ -572,7 +642,7 @@ private final class Connection {
         closeCapture()
         closePlayback()
         do throws(SoundEngineError) {
-            try openPlayback(loop, deadline: deadline, device: model?.selectedOutput?.device)
+            try openPlayback(loop, deadline: deadline, device: withModel { $0.selectedOutput?.device } ?? nil)
         } catch {
             // The selected device may have gone meanwhile: let the server choose.
             closePlayback()
@@ -605,7 +675,7 @@ private final class Connection {
         s.setStateCallback(streamStateCallback, userdata)
         s.setReadCallback(pulseReadCallback, UnsafeMutableRawPointer(state))
         // About 10 ms per fragment: input reaches the game promptly.
-        let device = model?.selectedInput?.device
+        let device = withModel { $0.selectedInput?.device } ?? nil
         guard s.connectRecord(device: device, fragmentFrames: format.sampleRate / 100, format: format) else {
             closeCapture()
             throw .deviceNotReady("PulseAudio at \(addressTried) refused our record stream: \(ctx.lastError)")
@@ -615,7 +685,7 @@ private final class Connection {
             closeCapture()
             throw .deviceNotReady("PulseAudio at \(addressTried) did not open our record stream: \(ctx.lastError)")
         }
-        model?.ownCaptureIndex = s.index
+        _ = withModel { $0.ownCaptureIndex = s.index }
     }
 
     /// Closes the record stream. Lock held: no read callback is running, and
@@ -627,7 +697,7 @@ private final class Connection {
             s.unref()
             capture = nil
         }
-        model?.ownCaptureIndex = nil
+        _ = withModel { $0.ownCaptureIndex = nil }
         if let state = captureState {
             state.deinitialize(count: 1)
             state.deallocate()
@@ -641,7 +711,7 @@ private final class Connection {
     func waitLocked(_ loop: PAMainloop, deadline: ContinuousClock.Instant, _ done: () -> Bool) -> Bool {
         if done() { return true }
         let remaining = ContinuousClock.now.duration(to: deadline)
-        guard remaining > .zero, let ctx = context else { return false }
+        guard remaining > .zero, let ctx = loop.raw == controlLoop?.raw ? controlContext : context else { return false }
         // A one-shot timer wakes the wait at the deadline. It may fire a
         // little early (libpulse's clock and ours round differently): then it
         // is armed again for what is left, so the wait is always bounded.
@@ -779,22 +849,39 @@ private final class Connection {
     }
 
     /// Releases everything this connection created, in reverse order. Idempotent.
-    /// Called unlocked, never from the mainloop thread.
+    /// Called unlocked, never from either loop thread.
     func teardown() {
-        guard let loop = mainloop else { return }
-        loop.withLock {
-            closing = true
-            closeCapture()
-            closePlayback()
-            model?.stop()
-            model = nil
-            if let ctx = context {
-                ctx.setStateCallback(nil, nil)
-                ctx.disconnect()
-                ctx.unref()
-                context = nil
+        closing.store(true, ordering: .releasing)
+        if let loop = mainloop {
+            loop.withLock {
+                closeCapture()
+                closePlayback()
+                if let ctx = context {
+                    ctx.setStateCallback(nil, nil)
+                    ctx.disconnect()
+                    ctx.unref()
+                    context = nil
+                }
             }
         }
+        if let control = controlLoop {
+            control.withLock {
+                model?.stop()
+                model = nil
+                if let watch = noticeWatch { control.freeWatch(watch) }
+                noticeWatch = nil
+                if let ctx = controlContext {
+                    ctx.setStateCallback(nil, nil)
+                    ctx.disconnect()
+                    ctx.unref()
+                    controlContext = nil
+                }
+            }
+            control.stop()
+            control.free()
+            controlLoop = nil
+        }
+        guard let loop = mainloop else { return }
         loop.stop()
         loop.free()
         mainloop = nil
@@ -806,26 +893,57 @@ private final class Connection {
         }
     }
 
-    // MARK: Callback bodies (mainloop thread, lock held)
+    // MARK: Callback bodies (playback loop thread = render thread, lock held): notices only
+
+    /// Whether callbacks should still report: established and not closing.
+    private var reporting: Bool {
+        // acquiring (both): pair with the releasing stores in connectStream and teardown.
+        established.load(ordering: .acquiring) && !closing.load(ordering: .acquiring)
+    }
 
     func contextStateChanged() {
         mainloop?.signal()
-        guard established, !closing, let ctx = context, !ctx.isGood else { return }
-        established = false
-        lost.store(true, ordering: .releasing)
-        events(.system(.connectionLost))
-        onLost()
+        guard reporting, let ctx = context, !ctx.isGood else { return }
+        notices.pointee.push(.connectionLost, ctx.errorNumber)
     }
 
     func streamStateChanged() {
         mainloop?.signal()
-        guard established, !closing, let ctx = context, ctx.isReady else { return }
-        if let s = stream, s.isDead {
-            events(.streamFailed("PulseAudio ended our playback stream: \(ctx.lastError)"))
+        guard reporting, let ctx = context, ctx.isReady else { return }
+        if let s = stream, s.isDead { notices.pointee.push(.playbackFailed, ctx.errorNumber) }
+        if let s = capture, s.isDead { notices.pointee.push(.captureFailed, ctx.errorNumber) }
+    }
+
+    // MARK: Callback bodies (control loop thread, control lock held)
+
+    func controlContextStateChanged() {
+        controlLoop?.signal()
+        guard reporting, let ctx = controlContext, !ctx.isGood else { return }
+        reportLost()
+    }
+
+    /// Turns the playback side's notices into events, in the order they came.
+    func drainNotices() {
+        notices.pointee.drain { notice, value in
+            guard !closing.load(ordering: .acquiring) else { return }  // acquiring: pairs with teardown's store
+            switch notice {
+            case .underflow: events(.underflow)
+            case .suspended: events(.deviceSuspended(value != 0))
+            case .corkRequested: events(.system(.corkRequested))
+            case .uncorkRequested: events(.system(.uncorkRequested))
+            case .playbackFailed: events(.streamFailed("PulseAudio ended our playback stream: \(PAContext.describe(value))"))
+            case .captureFailed: events(.streamFailed("PulseAudio ended our record stream: \(PAContext.describe(value))"))
+            case .connectionLost: reportLost()
+            }
         }
-        if let s = capture, s.isDead {
-            events(.streamFailed("PulseAudio ended our record stream: \(ctx.lastError)"))
-        }
+    }
+
+    /// Reports the loss of the connection once, whichever context noticed first.
+    private func reportLost() {
+        // acquiring/releasing: the first caller wins; later ones see it and stay quiet.
+        guard !lost.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        events(.system(.connectionLost))
+        onLost()
     }
 }
 
@@ -847,24 +965,37 @@ private func streamStateCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMut
 
 private func streamUnderflowCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
     guard let connection = Connection.from(userdata) else { return }
-    connection.underflows.wrappingAdd(1, ordering: .relaxed)
-    connection.events(.underflow)
+    connection.underflows.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
+    connection.notices.pointee.push(.underflow)
 }
 
 private func streamSuspendedCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
     guard let connection = Connection.from(userdata), let stream else { return }
-    connection.events(.deviceSuspended(PAStream(raw: stream).isSuspended))
+    connection.notices.pointee.push(.suspended, PAStream(raw: stream).isSuspended ? 1 : 0)
 }
 
 private func streamEventCallback(
     _ stream: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ properties: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?
 ) {
     guard let connection = Connection.from(userdata), let name else { return }
-    switch String(cString: name) {
-    case PAStreamEvent.requestCork: connection.events(.system(.corkRequested))
-    case PAStreamEvent.requestUncork: connection.events(.system(.uncorkRequested))
-    default: break
+    // Compared in place (no String is built on the render thread).
+    if PAStreamEvent.isRequestCork(name) {
+        connection.notices.pointee.push(.corkRequested)
+    } else if PAStreamEvent.isRequestUncork(name) {
+        connection.notices.pointee.push(.uncorkRequested)
     }
+}
+
+private func controlContextStateCallback(_ context: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    Connection.from(userdata)?.controlContextStateChanged()
+}
+
+/// The notice pipe is readable: drain the ring (control loop thread).
+private func noticeCallback(
+    _ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: OpaquePointer?, _ fd: Int32, _ flags: pa_io_event_flags_t,
+    _ userdata: UnsafeMutableRawPointer?
+) {
+    Connection.from(userdata)?.drainNotices()
 }
 
 /// Runs once on the mainloop thread: asks for SCHED_RR at the requested

@@ -8,9 +8,13 @@ import SoundCore
 /// the session policy and performs the policy's server-side actions on other
 /// clients' streams and on the routing of ours.
 ///
-/// Confinement: every method runs on the mainloop thread (callbacks) or with
-/// the mainloop lock held (the Connection's control calls). `emit` is called
-/// on the mainloop thread and must return quickly.
+/// Confinement: the model lives on the connection's *control* context and
+/// loop (`SoundEngine-ctl`), never on the playback loop that renders. Every
+/// method runs on that loop's thread (callbacks) or with its lock held (the
+/// Connection's control calls). `emit` is called on that thread and must
+/// return quickly. Our own streams belong to the playback context's client
+/// (`ownClient`); moves and mutes work on them and on other clients' streams
+/// by index, which any context may do.
 ///
 /// Lifetime of callbacks: every libpulse request carries an object the model
 /// keeps in `pending` until its final callback ran; `stop()` cancels what is
