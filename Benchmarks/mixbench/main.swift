@@ -7,6 +7,15 @@
 //
 // Extra options: --quality linear|cubic|sinc, --kernels automatic|portable|avx2|avx512.
 // Every line names the kernel set that mixed ("kernels").
+//
+// --3d adds, for every N, the 3D variant ("impl":"soundengine-3d") right
+// after the plain run, and a ratio line: the same N voices, each on a moving
+// emitter; every game frame (60 Hz = every 800 frames at 48 kHz) the control
+// side computes each emitter's distance attenuation, equal-power pan and
+// distance low-pass and sends setVolumeAndPan + setLowPass for every voice
+// (2·N commands), with the low-pass on for all voices from the start. Its
+// cpu_s is the render calls' thread CPU time only; control_cpu_s is the
+// game-side updates (lock + command push), reported beside it.
 import SoundCore
 import SoundMixer
 
@@ -22,6 +31,7 @@ struct Options {
     var sharedSources: Int?
     var quality = ResamplerQuality.linear
     var kernels = KernelSelection.automatic
+    var threeD = false
 }
 
 func printError(_ message: String) {
@@ -56,6 +66,7 @@ func parse(_ arguments: [String]) -> Options {
             guard let b = Int(value()), b > 0 else { fail("--block needs a positive integer") }
             o.block = b
         case "--json": o.json = true
+        case "--3d": o.threeD = true
         case "--shared-sources":
             guard let k = Int(value()), k > 0 else { fail("--shared-sources needs a positive integer") }
             o.sharedSources = k
@@ -73,7 +84,7 @@ func parse(_ arguments: [String]) -> Options {
             guard k.isSupported else { fail("this CPU cannot run the \(name) kernels") }
             o.kernels = k
         case "--help", "-h":
-            print("usage: mixbench --voices N[,N…] [--seconds 10] [--block 512] [--json] [--shared-sources K]")
+            print("usage: mixbench --voices N[,N…] [--seconds 10] [--block 512] [--json] [--shared-sources K] [--3d]")
             exit(0)
         default: fail("unknown argument '\(arguments[i])'")
         }
@@ -118,29 +129,57 @@ struct Result {
     var wall: Double
     var rms: Double
     var kernels: String
+    /// 3D only: CPU time of the game-side updates (not in `cpu`).
+    var controlCPU = 0.0
 }
 
-func run(voices n: Int, _ o: Options) throws(SoundEngineError) -> Result {
+/// The 3D variant's emitters: voice i circles the listener at its own speed
+/// while its distance swings between 1 and 10 m.
+struct Emitters {
+    let n: Int
+    let referenceDistance = 2.0
+
+    /// Volume (inverse distance, clamped to 1 inside the reference
+    /// distance, times mix-N's 0.5), pan (equal power, from the azimuth) and
+    /// low-pass cutoff (falling with distance) of voice `i` at time `t` s.
+    func update(_ i: Int, at t: Double) -> (volume: Float, pan: Float, cutoff: Float) {
+        let u = Double(i) / Double(n)
+        let azimuth = 2 * Double.pi * (u + t * (0.1 + 0.2 * u))
+        let distance = 5.5 + 4.5 * sin(2 * Double.pi * (0.3 * t + 7 * u))
+        let attenuation = min(1, referenceDistance / distance)
+        let cutoff = min(20_000, max(500, 24_000 * referenceDistance / distance))
+        return (Float(0.5 * attenuation), Float(sin(azimuth)), Float(cutoff))
+    }
+}
+
+func run(voices n: Int, _ o: Options, threeD: Bool = false) throws(SoundEngineError) -> Result {
     let rate = 48_000
     let frames = rate * o.seconds
     let sourceCount = o.sharedSources.map { min($0, n) } ?? n
     let mixer = try Mixer(
         MixerConfiguration(
             sampleRate: rate, quantumFrames: o.block, maxVoices: n, maxBuses: 4, maxSounds: sourceCount,
-            commandQueueBytes: max(65_536, (n + 64) * Mixer.commandSlotBytes), kernels: o.kernels))
+            // The queue holds every command sent between two render quanta:
+            // N starts, then 2·N updates per game frame (one game frame at
+            // most between two 512-frame quanta here), with room for a second.
+            commandQueueBytes: max(65_536, (4 * n + 64) * Mixer.commandSlotBytes), kernels: o.kernels))
     var sounds: [SoundID] = []
     for s in 0..<sourceCount {
         let audio = DecodedAudio(sampleRate: rate, channelCount: 1, samples: noise(seed: UInt64(s), frames: rate))
         sounds.append(try mixer.loadSound(audio, name: "noise \(s)", quality: o.quality))
     }
+    let emitters = Emitters(n: n)
+    var voices: [VoiceID] = []
     for i in 0..<n {
         let ratio = 0.9 + 0.2 * (Double(i) / Double(n))
         let theta = Double.pi / 2 * (Double(i) + 0.5) / Double(n)
         // The mixer's pan law maps pan p to θ = (p + 1)·π/4.
-        let pan = Float(theta * 4 / Double.pi - 1)
-        try mixer.play(
-            sounds[i % sourceCount], on: .master,
-            VoiceParameters(volume: 0.5, pan: pan, pitch: ratio, loop: true))
+        var parameters = VoiceParameters(volume: 0.5, pan: Float(theta * 4 / Double.pi - 1), pitch: ratio, loop: true)
+        if threeD {
+            let e = emitters.update(i, at: 0)
+            (parameters.volume, parameters.pan, parameters.lowPassHz) = (e.volume, e.pan, e.cutoff)
+        }
+        voices.append(try mixer.play(sounds[i % sourceCount], on: .master, parameters))
     }
     // The device buffer: pre-allocated and pre-faulted.
     let device = UnsafeMutablePointer<Float>.allocate(capacity: frames * 2)
@@ -150,18 +189,41 @@ func run(voices n: Int, _ o: Options) throws(SoundEngineError) -> Result {
 
     let wall0 = seconds(CLOCK_MONOTONIC), process0 = processCPU(), cpu0 = seconds(CLOCK_THREAD_CPUTIME_ID)
     var done = 0
+    var renderCPU = 0.0, controlCPU = 0.0
+    let gameFrame = rate / 60
+    var nextGameFrame = gameFrame
     while done < frames {
         let count = min(o.block, frames - done)
-        entry(UnsafeMutableRawPointer(device + 2 * done), frames: count)
+        if threeD {
+            // The game thread's frame: every emitter moved; measured apart
+            // from the render calls.
+            if done >= nextGameFrame {
+                let c0 = seconds(CLOCK_THREAD_CPUTIME_ID)
+                let t = Double(nextGameFrame) / Double(rate)
+                for i in 0..<n {
+                    let e = emitters.update(i, at: t)
+                    try mixer.setVolumeAndPan(voices[i], volume: e.volume, pan: e.pan)
+                    try mixer.setLowPass(voices[i], cutoffHz: e.cutoff)
+                }
+                nextGameFrame += gameFrame
+                controlCPU += seconds(CLOCK_THREAD_CPUTIME_ID) - c0
+            }
+            let r0 = seconds(CLOCK_THREAD_CPUTIME_ID)
+            entry(UnsafeMutableRawPointer(device + 2 * done), frames: count)
+            renderCPU += seconds(CLOCK_THREAD_CPUTIME_ID) - r0
+        } else {
+            entry(UnsafeMutableRawPointer(device + 2 * done), frames: count)
+        }
         done += count
     }
     let cpu1 = seconds(CLOCK_THREAD_CPUTIME_ID), process1 = processCPU(), wall1 = seconds(CLOCK_MONOTONIC)
+    if !threeD { renderCPU = cpu1 - cpu0 }
 
     var sum = 0.0
     for k in 0..<(frames * 2) { sum += Double(device[k]) * Double(device[k]) }
     return Result(
-        n: n, frames: frames, cpu: cpu1 - cpu0, processCPU: process1 - process0, wall: wall1 - wall0,
-        rms: (sum / Double(frames * 2)).squareRoot(), kernels: mixer.kernelName)
+        n: n, frames: frames, cpu: renderCPU, processCPU: process1 - process0, wall: wall1 - wall0,
+        rms: (sum / Double(frames * 2)).squareRoot(), kernels: mixer.kernelName, controlCPU: controlCPU)
 }
 
 /// `x` with `digits` decimals (x ≥ 0).
@@ -179,6 +241,26 @@ if !options.json {
     print("impl         n  frames block   cpu_s  proc_s  wall_s     rtf  voices/core    rms  expected  kernels")
 }
 var failed = false
+
+/// Prints one result line; `extra` is appended to the JSON object.
+func report(_ impl: String, _ r: Result, expected: Double, extra: String = "") {
+    let rtf = Double(options.seconds) / r.cpu
+    let perCore = Double(r.n) * Double(options.seconds) / r.cpu
+    if options.json {
+        var line = "{\"impl\":\"\(impl)\",\"n\":\(r.n),\"frames\":\(r.frames),\"block\":\(options.block),"
+        line += "\"cpu_s\":\(format(r.cpu, 3)),\"proc_cpu_s\":\(format(r.processCPU, 3)),\"wall_s\":\(format(r.wall, 3)),"
+        line += "\"rtf\":\(format(rtf, 1)),\"voices_per_core\":\(Int(perCore.rounded())),\"rms\":\(format(r.rms, 3)),"
+        line += "\"resampler\":\"\(options.quality)\",\"kernels\":\"\(r.kernels)\""
+        if let k = options.sharedSources { line += ",\"shared_sources\":\(k)" }
+        print(line + extra + "}")
+    } else {
+        print(
+            "\(impl) \(r.n) \(r.frames) \(options.block) \(format(r.cpu, 3)) \(format(r.processCPU, 3)) "
+                + "\(format(r.wall, 3)) \(format(rtf, 1)) \(Int(perCore.rounded())) \(format(r.rms, 3)) "
+                + "\(format(expected, 3)) \(r.kernels)\(extra)")
+    }
+}
+
 for n in options.voices {
     let r: Result
     do {
@@ -201,20 +283,25 @@ for n in options.voices {
         printError("verification FAILED for N = \(n): rms \(r.rms), expected ≈ \(expected)")
         failed = true
     }
-    let rtf = Double(options.seconds) / r.cpu
-    let perCore = Double(n) * Double(options.seconds) / r.cpu
-    if options.json {
-        var line = "{\"impl\":\"soundengine\",\"n\":\(n),\"frames\":\(r.frames),\"block\":\(options.block),"
-        line += "\"cpu_s\":\(format(r.cpu, 3)),\"proc_cpu_s\":\(format(r.processCPU, 3)),\"wall_s\":\(format(r.wall, 3)),"
-        line += "\"rtf\":\(format(rtf, 1)),\"voices_per_core\":\(Int(perCore.rounded())),\"rms\":\(format(r.rms, 3)),"
-        line += "\"resampler\":\"\(options.quality)\",\"kernels\":\"\(r.kernels)\""
-        if let k = options.sharedSources { line += ",\"shared_sources\":\(k)" }
-        print(line + "}")
-    } else {
-        print(
-            "soundengine \(n) \(r.frames) \(options.block) \(format(r.cpu, 3)) \(format(r.processCPU, 3)) "
-                + "\(format(r.wall, 3)) \(format(rtf, 1)) \(Int(perCore.rounded())) \(format(r.rms, 3)) "
-                + "\(format(expected, 3)) \(r.kernels)")
+    report("soundengine", r, expected: expected)
+    guard options.threeD else { continue }
+    let d: Result
+    do {
+        d = try run(voices: n, options, threeD: true)
+    } catch {
+        fail("3D, N = \(n): \(error)")
     }
+    // Attenuated (≤ 0.5 gain), panned and low-passed: quieter than the plain
+    // mix but not silent.
+    if !d.rms.isFinite || d.rms <= expected * 0.05 || d.rms > expected * 1.01 {
+        printError("verification FAILED for 3D N = \(n): rms \(d.rms), plain ≈ \(expected)")
+        failed = true
+    }
+    let ratio = d.cpu / r.cpu
+    report(
+        "soundengine-3d", d, expected: expected,
+        extra: options.json
+            ? ",\"control_cpu_s\":\(format(d.controlCPU, 3)),\"cost_vs_plain\":\(format(ratio, 2))"
+            : "  control_cpu_s \(format(d.controlCPU, 3))  cost ×\(format(ratio, 2)) of plain")
 }
 exit(failed ? 1 : 0)

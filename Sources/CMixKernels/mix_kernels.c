@@ -606,6 +606,154 @@ static MK_AVX512 void mix_cubic_avx512(const mk_segment *s, float *L, float *R, 
 }
 #endif
 
+// MARK: - Low-pass filter
+
+// Two cascaded one-pole low-pass stages per plane (a 2-pole filter with a
+// real double pole, 12 dB per octave, no overshoot), in place:
+//     s1 = a·x + p·s1,   s2 = a·s1 + p·s2,   y = s2,   a = 1 − p.
+// The coefficient p is constant over each block of MK_LOWPASS_BLOCK frames
+// (p0 + dp·b for the block starting at frame b), so that a ramp of the
+// cutoff moves in small steps and every kernel set computes the same filter.
+// The recursion is serial in time; the vector versions take a whole block at
+// once as a prefix scan: w = a·x, then w[j] += p^k·w[j−k] for k = 1, 2, 4, 8
+// (lanes shifted up with zeros), then y[j] = w[j] + p^(j+1)·y_prev, so the
+// only dependency from block to block is one FMA and one broadcast.
+enum { MK_LOWPASS_BLOCK = 16 };
+
+MK_INLINE void lowpass_tail(float *x, int32_t from, int32_t n, float *s, float p) MK_NONBLOCKING {
+    const float a = 1.0f - p;
+    float s1 = s[0], s2 = s[1];
+    for (int32_t i = from; i < n; i++) {
+        s1 = a * x[i] + p * s1;
+        s2 = a * s1 + p * s2;
+        x[i] = s2;
+    }
+    s[0] = s1;
+    s[1] = s2;
+}
+
+MK_INLINE void lowpass_body(float *L, float *R, int32_t n, float *state, float p0, float dp) MK_NONBLOCKING {
+    for (int32_t b = 0; b < n; b += MK_LOWPASS_BLOCK) {
+        const float p = p0 + dp * (float)b;
+        const int32_t e = b + MK_LOWPASS_BLOCK < n ? b + MK_LOWPASS_BLOCK : n;
+        lowpass_tail(L, b, e, state, p);
+        lowpass_tail(R, b, e, state + 2, p);
+    }
+}
+
+// The vector versions' loop, written once: blocks of 16 frames (one or two
+// vectors of WIDTH lanes, one coefficient), both planes, two stages each,
+// carries kept broadcast in vectors; the last partial block runs scalar.
+#define MK_LOWPASS_DRIVER(VEC, SET1, FIRST, COEF, MAKE, STAGE, LOAD, STORE, WIDTH)                          \
+    VEC c1 = SET1(state[0]), c2 = SET1(state[1]), d1 = SET1(state[2]), d2 = SET1(state[3]);                \
+    const int32_t full = n & ~(MK_LOWPASS_BLOCK - 1);                                                      \
+    COEF c = MAKE(p0);                                                                                      \
+    for (int32_t b = 0; b < full; b += MK_LOWPASS_BLOCK) {                                                 \
+        if (dp != 0) c = MAKE(p0 + dp * (float)b);                                                          \
+        for (int32_t h = b; h < b + MK_LOWPASS_BLOCK; h += WIDTH) {                                        \
+            STORE(L + h, STAGE(STAGE(LOAD(L + h), &c, &c1), &c, &c2));                                      \
+            STORE(R + h, STAGE(STAGE(LOAD(R + h), &c, &d1), &c, &d2));                                      \
+        }                                                                                                   \
+    }                                                                                                       \
+    state[0] = FIRST(c1);                                                                                   \
+    state[1] = FIRST(c2);                                                                                   \
+    state[2] = FIRST(d1);                                                                                   \
+    state[3] = FIRST(d2);                                                                                   \
+    if (full < n) {                                                                                         \
+        const float p = p0 + dp * (float)full;                                                              \
+        lowpass_tail(L, full, n, state, p);                                                                 \
+        lowpass_tail(R, full, n, state + 2, p);                                                             \
+    }
+
+static void lowpass_portable(float *L, float *R, int32_t n, float *state, float p0, float dp) MK_NONBLOCKING {
+    lowpass_body(L, R, n, state, p0, dp);
+}
+
+#ifdef MK_HAVE_AVX2
+// Eight lanes: a block of 16 is two vectors with the same coefficient.
+typedef struct {
+    __m256 a, p1, p2, p4, pw;  // p1/p2/p4 are zero in the lanes a shift fills
+} lp_coef8;
+
+MK_INLINE MK_AVX2 lp_coef8 lp_coef8_make(float p) MK_NONBLOCKING {
+    const float q2 = p * p, q4 = q2 * q2;
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    __m256 pw = _mm256_set1_ps(p);  // p^(j+1), built from the bits of j
+    pw = _mm256_mul_ps(pw, _mm256_blend_ps(one, _mm256_set1_ps(p), 0xAA));
+    pw = _mm256_mul_ps(pw, _mm256_blend_ps(one, _mm256_set1_ps(q2), 0xCC));
+    pw = _mm256_mul_ps(pw, _mm256_blend_ps(one, _mm256_set1_ps(q4), 0xF0));
+    lp_coef8 c = {
+        .a = _mm256_set1_ps(1.0f - p),
+        .p1 = _mm256_blend_ps(zero, _mm256_set1_ps(p), 0xFE),
+        .p2 = _mm256_blend_ps(zero, _mm256_set1_ps(q2), 0xFC),
+        .p4 = _mm256_blend_ps(zero, _mm256_set1_ps(q4), 0xF0),
+        .pw = pw,
+    };
+    return c;
+}
+
+// One stage over 8 lanes; `carry` holds the previous output in every lane.
+MK_INLINE MK_AVX2 __m256 lp_stage8(__m256 x, const lp_coef8 *c, __m256 *carry) MK_NONBLOCKING {
+    const __m256i s1 = _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6);
+    const __m256i s2 = _mm256_setr_epi32(0, 0, 0, 1, 2, 3, 4, 5);
+    const __m256i s4 = _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 2, 3);
+    __m256 w = _mm256_mul_ps(c->a, x);
+    w = _mm256_fmadd_ps(c->p1, _mm256_permutevar8x32_ps(w, s1), w);
+    w = _mm256_fmadd_ps(c->p2, _mm256_permutevar8x32_ps(w, s2), w);
+    w = _mm256_fmadd_ps(c->p4, _mm256_permutevar8x32_ps(w, s4), w);
+    w = _mm256_fmadd_ps(c->pw, *carry, w);
+    *carry = _mm256_permutevar8x32_ps(w, _mm256_set1_epi32(7));
+    return w;
+}
+
+static MK_AVX2 void lowpass_avx2(float *L, float *R, int32_t n, float *state, float p0, float dp) MK_NONBLOCKING {
+    MK_LOWPASS_DRIVER(__m256, _mm256_set1_ps, _mm256_cvtss_f32, lp_coef8, lp_coef8_make, lp_stage8, _mm256_loadu_ps,
+                      _mm256_storeu_ps, 8)
+}
+#endif
+
+#ifdef MK_HAVE_AVX512
+typedef struct {
+    __m512 a, p1, p2, p4, p8, pw;
+} lp_coef16;
+
+MK_INLINE MK_AVX512 lp_coef16 lp_coef16_make(float p) MK_NONBLOCKING {
+    const float q2 = p * p, q4 = q2 * q2, q8 = q4 * q4;
+    __m512 pw = _mm512_set1_ps(p);  // p^(j+1), built from the bits of j
+    pw = _mm512_mask_mul_ps(pw, (__mmask16)0xAAAA, pw, _mm512_set1_ps(p));
+    pw = _mm512_mask_mul_ps(pw, (__mmask16)0xCCCC, pw, _mm512_set1_ps(q2));
+    pw = _mm512_mask_mul_ps(pw, (__mmask16)0xF0F0, pw, _mm512_set1_ps(q4));
+    pw = _mm512_mask_mul_ps(pw, (__mmask16)0xFF00, pw, _mm512_set1_ps(q8));
+    lp_coef16 c = {
+        .a = _mm512_set1_ps(1.0f - p), .p1 = _mm512_set1_ps(p), .p2 = _mm512_set1_ps(q2),
+        .p4 = _mm512_set1_ps(q4), .p8 = _mm512_set1_ps(q8), .pw = pw,
+    };
+    return c;
+}
+
+// Lanes shifted up by K, zeros shifted in (valignd with a zero vector).
+#define MK_SHIFT_UP(V, K) \
+    _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(V), _mm512_setzero_si512(), 16 - (K)))
+
+MK_INLINE MK_AVX512 __m512 lp_stage16(__m512 x, const lp_coef16 *c, __m512 *carry) MK_NONBLOCKING {
+    __m512 w = _mm512_mul_ps(c->a, x);
+    w = _mm512_fmadd_ps(c->p1, MK_SHIFT_UP(w, 1), w);
+    w = _mm512_fmadd_ps(c->p2, MK_SHIFT_UP(w, 2), w);
+    w = _mm512_fmadd_ps(c->p4, MK_SHIFT_UP(w, 4), w);
+    w = _mm512_fmadd_ps(c->p8, MK_SHIFT_UP(w, 8), w);
+    w = _mm512_fmadd_ps(c->pw, *carry, w);
+    *carry = _mm512_permutexvar_ps(_mm512_set1_epi32(15), w);
+    return w;
+}
+#undef MK_SHIFT_UP
+
+static MK_AVX512 void lowpass_avx512(float *L, float *R, int32_t n, float *state, float p0, float dp)
+    MK_NONBLOCKING {
+    MK_LOWPASS_DRIVER(__m512, _mm512_set1_ps, _mm512_cvtss_f32, lp_coef16, lp_coef16_make, lp_stage16,
+                      _mm512_loadu_ps, _mm512_storeu_ps, 16)
+}
+#endif
+
 // MARK: - Tables and dispatch
 
 struct mk_kernel_table {
@@ -618,6 +766,7 @@ struct mk_kernel_table {
     void (*clip)(float *, float *, int32_t) MK_NONBLOCKING;
     void (*write_f32)(const float *, const float *, float *, int32_t, int32_t) MK_NONBLOCKING;
     void (*write_s16)(const float *, const float *, int16_t *, int32_t, int32_t) MK_NONBLOCKING;
+    void (*lowpass)(float *, float *, int32_t, float *, float, float) MK_NONBLOCKING;
 };
 
 #define MK_TABLE(SUFFIX, NAME)                                                                     \
@@ -625,7 +774,7 @@ struct mk_kernel_table {
      clear_##SUFFIX, accumulate_##SUFFIX,                                                          \
      scale_##SUFFIX, measure_##SUFFIX,                                                             \
      clip_##SUFFIX,  write_f32_##SUFFIX,                                                           \
-     write_s16_##SUFFIX}
+     write_s16_##SUFFIX, lowpass_##SUFFIX}
 
 static const mk_kernel_table portable_table = MK_TABLE(portable, "portable");
 #ifdef MK_HAVE_AVX2
@@ -728,6 +877,10 @@ void mk_write_int16(const mk_kernel_table *t, const float *left, const float *ri
     t->write_s16(left, right, dst, frames, channels);
 }
 
+void mk_lowpass(const mk_kernel_table *t, float *left, float *right, int32_t frames, float *state, float coefficient,
+                float coefficient_step) MK_NONBLOCKING {
+    t->lowpass(left, right, frames, state, coefficient, coefficient_step);
+}
 
 void mk_zero_bytes(void *dst, int64_t bytes) MK_NONBLOCKING {
     unsigned char *d = dst;

@@ -30,6 +30,8 @@ extension Mixer {
         try Self.check(pan: p.pan)
         try Self.check(pitch: p.pitch)
         try Self.check(frames: p.fadeInFrames, "fadeInFrames")
+        if let cutoff = p.lowPassHz { try Self.check(cutoffHz: cutoff) }
+        let lowPass = p.lowPassHz.map { LowPass.coefficient(cutoffHz: $0, sampleRate: outputFormat.sampleRate) } ?? 0
         var startKind: UInt8 = 0, time: Int64 = 0
         switch p.start {
         case .immediately: break
@@ -65,10 +67,10 @@ extension Mixer {
             }
             let generation = state.voices[slot].generation &+ 1 == 0 ? 1 : state.voices[slot].generation &+ 1
             let command = VoiceStartCommand(
-                slot: UInt32(slot), generation: generation, sound: sound.slot, soundGeneration: sound.generation,
-                bus: Int32(busIndex), stream: stream, gains: Self.gains(volume: p.volume, pan: p.pan),
-                pitch: p.pitch, fadeInFrames: Int32(p.fadeInFrames), startKind: startKind, loop: p.loop,
-                quality: (p.quality ?? entry.quality).rawValue, time: time)
+                pitch: p.pitch, time: time, slot: UInt32(slot), generation: generation, sound: sound.slot,
+                soundGeneration: sound.generation, gains: Self.gains(volume: p.volume, pan: p.pan),
+                fadeInFrames: Int32(p.fadeInFrames), lowPass: lowPass, bus: Int16(busIndex), stream: Int16(stream),
+                startKind: startKind, loop: p.loop, quality: (p.quality ?? entry.quality).rawValue)
             do throws(SoundEngineError) {
                 try push(.start(command))
             } catch {
@@ -111,6 +113,55 @@ extension Mixer {
     public func setPan(_ voice: VoiceID, _ pan: Float, rampFrames: Int? = nil) throws(SoundEngineError) {
         try Self.check(pan: pan)
         try setGains(voice, rampFrames: rampFrames) { $0.pan = pan }
+    }
+
+    /// Ramps a voice's volume (linear gain 0…16) and pan (-1…1, equal power)
+    /// together over `rampFrames` (default: one quantum), in one command: what
+    /// a game sends per emitter per frame for distance and direction (half
+    /// the command-queue traffic of ``setVolume(_:_:rampFrames:)`` plus
+    /// ``setPan(_:_:rampFrames:)``).
+    ///
+    /// - Throws: `idNotFound` for a voice that ended; `invalidParameter`
+    ///   naming the value out of range; `commandQueueFull`. Nothing changes
+    ///   when it throws.
+    public func setVolumeAndPan(_ voice: VoiceID, volume: Float, pan: Float, rampFrames: Int? = nil)
+        throws(SoundEngineError)
+    {
+        try Self.check(volume: volume)
+        try Self.check(pan: pan)
+        try setGains(voice, rampFrames: rampFrames) {
+            $0.volume = volume
+            $0.pan = pan
+        }
+    }
+
+    /// Sets, changes or removes a voice's low-pass filter, ramping the
+    /// cutoff over `rampFrames` (default: one quantum) so that nothing
+    /// zippers or clicks.
+    ///
+    /// The filter is 2-pole, two cascaded one-pole stages (−12 dB per octave
+    /// above the cutoff, −3 dB at it, no resonance), run per voice on the
+    /// render thread; the coefficient is computed here. A voice with a
+    /// filter is mixed into a scratch buffer, filtered with a vectorised
+    /// kernel and added to its bus; one without stays on the direct path.
+    /// `nil` removes the filter without a click: the cutoff ramps up until
+    /// the filter is transparent, and only then does the voice leave the
+    /// filtered path. The coefficient follows the mix rate at the time of the
+    /// call (after an output-rate change, set the cutoff again).
+    ///
+    /// - Throws: `idNotFound` for a voice that ended; `invalidParameter` for
+    ///   a cutoff that is not finite or outside 10…24000 Hz, or a bad
+    ///   `rampFrames`; `commandQueueFull`. Nothing changes when it throws.
+    public func setLowPass(_ voice: VoiceID, cutoffHz: Float?, rampFrames: Int? = nil) throws(SoundEngineError) {
+        if let cutoffHz { try Self.check(cutoffHz: cutoffHz) }
+        let ramp = rampFrames ?? configuration.quantumFrames
+        try Self.check(frames: ramp, "rampFrames")
+        let coefficient = cutoffHz.map { LowPass.coefficient(cutoffHz: $0, sampleRate: outputFormat.sampleRate) } ?? 0
+        try withVoice(voice) { _ throws(SoundEngineError) in
+            try push(
+                .setLowPass(
+                    slot: voice.slot, generation: voice.generation, coefficient: coefficient, rampFrames: Int32(ramp)))
+        }
     }
 
     /// Changes a voice's pitch ratio (1/256…16) from the next quantum.
@@ -251,6 +302,12 @@ extension Mixer {
 
     static func check(pan: Float) throws(SoundEngineError) {
         guard pan.isFinite, pan >= -1, pan <= 1 else { throw .invalidParameter("pan \(pan) must be -1…1") }
+    }
+
+    static func check(cutoffHz: Float) throws(SoundEngineError) {
+        guard cutoffHz.isFinite, LowPass.cutoffRange.contains(cutoffHz) else {
+            throw .invalidParameter("low-pass cutoff \(cutoffHz) Hz must be finite, 10…24000 Hz")
+        }
     }
 
     static func check(pitch: Double) throws(SoundEngineError) {

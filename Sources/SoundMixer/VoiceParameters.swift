@@ -1,7 +1,8 @@
 /// How a voice starts playing: everything ``Mixer/play(_:on:_:)`` needs
 /// besides the sound and the bus. Defaults: unity volume, centre, original
 /// pitch, no loop, no fade, starting at the next render quantum, the sound's
-/// own interpolation quality (chosen when it was loaded; linear unless said).
+/// own interpolation quality (chosen when it was loaded; linear unless said),
+/// no low-pass filter.
 public struct VoiceParameters: Sendable, Hashable {
     /// Linear gain, 0…16 (1 = unchanged).
     public var volume: Float
@@ -24,12 +25,18 @@ public struct VoiceParameters: Sendable, Hashable {
     /// ``Mixer/loadSound(_:name:loop:quality:)``); `nil` (the default) uses
     /// the sound's.
     public var quality: ResamplerQuality?
+    /// Cutoff of the voice's low-pass filter in Hz, 10…24000, or `nil` (the
+    /// default) for none. The filter is 2-pole (−12 dB per octave, −3 dB at
+    /// the cutoff; see ``Mixer/setLowPass(_:cutoffHz:rampFrames:)``); a voice
+    /// without one costs nothing extra.
+    public var lowPassHz: Float?
 
     /// Creates parameters; every argument has the default described on the type.
     public init(
         volume: Float = 1, pan: Float = 0, pitch: Double = 1, loop: Bool = false, fadeInFrames: Int = 0,
-        start: VoiceStart = .immediately, quality: ResamplerQuality? = nil
+        start: VoiceStart = .immediately, quality: ResamplerQuality? = nil, lowPassHz: Float? = nil
     ) {
+        self.lowPassHz = lowPassHz
         self.volume = volume
         self.pan = pan
         self.pitch = pitch

@@ -88,12 +88,20 @@ struct AllocationTests {
         while rendered.load(ordering: .relaxed) < quantaToRender {
             round += 1
             switch round % 6 {
-            case 0: if let v = try? mixer.play(shortSound, on: bus, VoiceParameters(pitch: 1.3)) { voices.append(v) }
+            case 0:
+                let filter: Float? = round % 12 == 0 ? 900 : nil  // half of them on the filtered path
+                if let v = try? mixer.play(shortSound, on: bus, VoiceParameters(pitch: 1.3, lowPassHz: filter)) { voices.append(v) }
             case 1: if let v = try? mixer.play(loopSound, VoiceParameters(pitch: 0.8, loop: true, quality: .sinc)) { voices.append(v) }
             case 2: if let v = try? mixer.play(stream, VoiceParameters(loop: true, quality: .cubic)) { voices.append(v) }
             case 3: if let v = voices.popLast() { try? mixer.stop(v, fadeOutFrames: 300) }
             case 4: try? mixer.setBusVolume(bus, Float(round % 4) / 3, rampFrames: 500)
-            default: if let v = voices.last { try? mixer.setPan(v, Float(round % 3) - 1) }
+            default:
+                guard let v = voices.last else { break }
+                switch (round / 6) % 4 {
+                case 1: try? mixer.setPan(v, Float(round % 3) - 1)
+                case 3: try? mixer.setVolumeAndPan(v, volume: 0.5, pan: Float(round % 3) - 1)
+                default: try? mixer.setLowPass(v, cutoffHz: round % 4 == 0 ? nil : Float(200 + round % 5000))
+                }
             }
             mixer.drainEvents { _ in }
             rounds.add(1, ordering: .relaxed)

@@ -139,6 +139,17 @@ void mk_write_float32(const mk_kernel_table *table, const float *left, const flo
 void mk_write_int16(const mk_kernel_table *table, const float *left, const float *right, int16_t *dst,
                     int32_t frames, int32_t channels) MK_NONBLOCKING;
 
+/// Low-pass filters both planes in place: two cascaded one-pole stages per
+/// plane (`s1 = a·x + p·s1`, `s2 = a·s1 + p·s2`, output `s2`, `a = 1 − p`;
+/// a 2-pole low-pass with a real double pole, −12 dB per octave). `state`
+/// holds the four stage outputs carried between calls (left s1, s2, right
+/// s1, s2). The coefficient is constant over each block of 16 frames:
+/// `coefficient + coefficient_step · b` for the block starting at frame `b`
+/// (a ramp moves in steps of 16 frames, the same in every kernel set).
+/// `p = 0` passes the signal through unchanged.
+void mk_lowpass(const mk_kernel_table *table, float *left, float *right, int32_t frames, float *state,
+                float coefficient, float coefficient_step) MK_NONBLOCKING;
+
 /// Sets `bytes` bytes at `dst` to zero.
 void mk_zero_bytes(void *dst, int64_t bytes) MK_NONBLOCKING;
 

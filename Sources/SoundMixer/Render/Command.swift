@@ -10,6 +10,8 @@ enum Command: BitwiseCopyable {
     case stop(slot: UInt32, generation: UInt32, fadeFrames: Int32, atFrame: Int64)
     /// New volume/pan gains, ramped over `rampFrames`.
     case setGains(slot: UInt32, generation: UInt32, gains: PanGains, rampFrames: Int32)
+    /// New low-pass coefficient (0 = transparent, see ``LowPass``), ramped over `rampFrames`.
+    case setLowPass(slot: UInt32, generation: UInt32, coefficient: Float, rampFrames: Int32)
     /// New pitch ratio, from the next quantum.
     case setPitch(slot: UInt32, generation: UInt32, pitch: Double)
     /// Fade to silence and hold the position.
@@ -42,21 +44,25 @@ struct PanGains: BitwiseCopyable, Equatable {
     }
 }
 
-/// Payload of ``Command/start(_:)``.
+/// Payload of ``Command/start(_:)``. Fields ordered widest first so that
+/// it packs into 63 bytes and a ``Command`` stays one 64-byte slot.
 struct VoiceStartCommand: BitwiseCopyable {
+    var pitch: Double
+    var time: Int64
     var slot: UInt32
     var generation: UInt32
     var sound: UInt32
     var soundGeneration: UInt32
-    var bus: Int32
-    /// Stream slot for a streamed sound, -1 for an in-memory one.
-    var stream: Int32
     var gains: PanGains
-    var pitch: Double
     var fadeInFrames: Int32
+    /// Low-pass coefficient the voice starts with (0 = no filter).
+    var lowPass: Float
+    /// Bus index (< `maxBuses` ≤ 1024).
+    var bus: Int16
+    /// Stream slot for a streamed sound (< `maxStreams` ≤ 256), -1 for an in-memory one.
+    var stream: Int16
     /// `VoiceStart` flattened: 0 = next quantum, 1 = `time` frames into it, 2 = at mixer frame `time`.
     var startKind: UInt8
     var loop: Bool
     var quality: UInt8
-    var time: Int64
 }

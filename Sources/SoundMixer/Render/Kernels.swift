@@ -78,6 +78,18 @@ extension RenderCore {
         }
     }
 
+    /// Low-pass filters `frames` frames of both planes in place (`mk_lowpass`).
+    @_noLocks @inline(__always)
+    func lowPass(
+        _ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ frames: Int,
+        state: UnsafeMutablePointer<Float>, coefficient: Float, step: Float
+    ) {
+        let kernels = self.kernels
+        _unsafePerformance {
+            mk_lowpass(kernels, left, right, Int32(truncatingIfNeeded: frames), state, coefficient, step)
+        }
+    }
+
     @_noLocks @inline(__always)
     func zero(_ destination: UnsafeMutableRawPointer, bytes: Int) {
         _unsafePerformance { mk_zero_bytes(destination, Int64(bytes)) }

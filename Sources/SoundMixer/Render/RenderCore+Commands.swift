@@ -20,6 +20,14 @@ extension RenderCore {
                 guard let voice = voice(slot, generation) else { continue }
                 voice.pointee.target = gains
                 rampGains(voice, over: Int(rampFrames))
+            case .setLowPass(let slot, let generation, let coefficient, let rampFrames):
+                guard let voice = voice(slot, generation) else { continue }
+                if !voice.pointee.isFiltered {
+                    // From transparent: the old state is stale (a ramp from 0
+                    // overwrites it in its first frame; a jump starts from silence).
+                    clearFilterState(Int(slot))
+                }
+                voice.pointee.lowPass.start(to: coefficient, over: Int(rampFrames))
             case .setPitch(let slot, let generation, let pitch):
                 voice(slot, generation)?.pointee.pitch = pitch
             case .pause(let slot, let generation, let fadeFrames):
@@ -62,14 +70,16 @@ extension RenderCore {
         v.generation = command.generation
         v.sound = command.sound
         v.soundGeneration = command.soundGeneration
-        v.bus = Int(command.bus) < maxBuses && command.bus >= 0 ? command.bus : 0
-        v.stream = command.stream
+        v.bus = Int(command.bus) < maxBuses && command.bus >= 0 ? Int32(command.bus) : 0
+        v.stream = Int32(command.stream)
         v.looping = command.loop
         v.quality = command.quality
         v.pitch = command.pitch
         v.target = command.gains
         v.fade = GainRamp(command.fadeInFrames > 0 ? 0 : 1)
         v.fade.start(to: 1, over: Int(command.fadeInFrames))
+        v.lowPass = GainRamp(command.lowPass)
+        clearFilterState(slot)
         switch command.startKind {
         case 1: v.startTime = clock + max(0, command.time)
         case 2: v.startTime = max(clock, command.time)
@@ -87,6 +97,15 @@ extension RenderCore {
         active[activeCount] = Int32(slot)
         activeCount += 1
         soundVoices[Int(command.sound)] += 1
+    }
+
+    @_noLocks
+    func clearFilterState(_ slot: Int) {
+        let state = filterStates + 4 * slot
+        state[0] = 0
+        state[1] = 0
+        state[2] = 0
+        state[3] = 0
     }
 
     /// Sets the gain ramps at the targets for the voice's kind of source (no ramp).

@@ -65,8 +65,9 @@ extension RenderCore {
         return true
     }
 
-    /// Mixes frames `offset..<quantum` of a playing voice, splitting the
-    /// quantum where a ramp or fade ends or a scheduled stop begins.
+    /// Mixes frames `offset..<quantum` of a playing voice into its bus:
+    /// straight in (the fast path), or, for a voice with a low-pass, into
+    /// the scratch planes, through the filter and then added to the bus.
     @_noLocks
     mutating func renderFrames(_ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int) -> Bool {
         let bus = Int(voice.pointee.bus)
@@ -75,6 +76,32 @@ extension RenderCore {
             clear(busLeft, busRight, quantum)
             busStates[bus].dirty = true
         }
+        guard voice.pointee.isFiltered else { return renderRuns(voice, from: offset, into: busLeft, busRight) }
+        let n = quantum - offset
+        let left = voiceScratch + offset, right = voiceScratch + quantum + offset
+        clear(left, right, n)
+        let alive = renderRuns(voice, from: offset, into: voiceScratch, voiceScratch + quantum)
+        // The coefficient ramps (in 16-frame steps) until its ramp ends, then holds.
+        let state = filterStates + 4 * Int(voice - voices)
+        let ramp = voice.pointee.lowPass
+        let ramped = min(n, ramp.framesLeft)
+        if ramped > 0 { lowPass(left, right, ramped, state: state, coefficient: ramp.value, step: ramp.step) }
+        if ramped < n {
+            lowPass(left + ramped, right + ramped, n - ramped, state: state, coefficient: ramp.value(after: ramped), step: 0)
+        }
+        voice.pointee.lowPass.advance(n)
+        accumulate(left, right, into: busLeft + offset, busRight + offset, n)
+        return alive
+    }
+
+    /// Mixes frames `offset..<quantum` of a playing voice into the planes
+    /// `left`/`right` (a quantum long), splitting the quantum where a ramp or
+    /// fade ends or a scheduled stop begins. `false` when the voice ended.
+    @_noLocks
+    mutating func renderRuns(
+        _ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, into busLeft: UnsafeMutablePointer<Float>,
+        _ busRight: UnsafeMutablePointer<Float>
+    ) -> Bool {
         let ratio = voice.pointee.pitch * voice.pointee.body.sampleRate / engineRate
         let step = UInt64(ratio * 4_294_967_296.0)
         var t = offset

@@ -33,6 +33,11 @@ struct RenderCore {
     /// Per voice slot: generation of the last voice that ended there (render
     /// stores with release; the control side loads with acquire to reuse the slot).
     let voiceEnded: UnsafeMutablePointer<Atomic<UInt32>>
+    /// Per voice slot: the low-pass filter's four stage outputs (render).
+    let filterStates: UnsafeMutablePointer<Float>
+    /// Where a filtered voice is mixed before its filter: a left and a right
+    /// plane of `quantum` frames, 64-byte aligned (render).
+    let voiceScratch: UnsafeMutablePointer<Float>
 
     // MARK: Sounds
     /// Sound table (control).
@@ -118,6 +123,9 @@ extension RenderCore {
         let busBuffers = UnsafeMutableRawPointer.allocate(byteCount: busFloats * 4, alignment: 64)
             .initializeMemory(as: Float.self, repeating: 0, count: busFloats)
 
+        let voiceScratch = UnsafeMutableRawPointer.allocate(byteCount: 2 * c.quantumFrames * 4, alignment: 64)
+            .initializeMemory(as: Float.self, repeating: 0, count: 2 * c.quantumFrames)
+
         let core = UnsafeMutablePointer<RenderCore>.allocate(capacity: 1)
         core.initialize(
             to: RenderCore(
@@ -128,7 +136,8 @@ extension RenderCore {
                 commands: SPSCRing(capacity: commandSlots), events: SPSCRing(capacity: c.eventQueueCapacity),
                 atomics: shared,
                 voices: table(c.maxVoices, RenderVoice()), active: table(c.maxVoices, Int32(0)),
-                voiceEnded: atomics(c.maxVoices),
+                voiceEnded: atomics(c.maxVoices), filterStates: table(4 * c.maxVoices, Float(0)),
+                voiceScratch: voiceScratch,
                 sounds: table(c.maxSounds, SoundBody.empty), soundVoices: table(c.maxSounds, Int32(0)),
                 soundUnloading: table(c.maxSounds, UInt32(0)), soundReleased: atomics(c.maxSounds),
                 streams: streams, maxStreams: c.maxStreams,
@@ -150,6 +159,8 @@ extension RenderCore {
         c.active.deallocate()
         c.voiceEnded.deinitialize(count: c.maxVoices)
         c.voiceEnded.deallocate()
+        c.filterStates.deallocate()
+        UnsafeMutableRawPointer(c.voiceScratch).deallocate()  // allocated raw, 64-byte aligned
         c.sounds.deallocate()
         c.soundVoices.deallocate()
         c.soundUnloading.deallocate()

@@ -66,6 +66,15 @@ struct RenderVoice: BitwiseCopyable {
     var right = GainRamp(0)
     /// Fade envelope (fade in/out, pause/resume), 0…1.
     var fade = GainRamp(1)
+    /// Low-pass coefficient `p` (``LowPass``): 0 = transparent. While it is
+    /// not settled at 0 the voice takes the filtered path.
+    var lowPass = GainRamp(0)
+
+    /// Whether the voice renders through the low-pass (scratch, filter, add)
+    /// rather than straight into its bus.
+    var isFiltered: Bool {
+        @_noLocks @inline(__always) get { lowPass.value != 0 || lowPass.framesLeft > 0 }
+    }
 
     /// An idle slot.
     @_noLocks init() {}
