@@ -128,3 +128,18 @@ let demoBankPath: String = {
         #expect(issues(json) == [])
     }
 }
+
+@Suite struct BankDocumentationTests {
+    /// The example at the end of docs/banks.md parses, so the doc cannot
+    /// show a bank the parser refuses.
+    @Test func theDocumentedExampleIsAValidBank() throws {
+        let docs = URL(fileURLWithPath: demoBankPath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/banks.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let example = try #require(text.components(separatedBy: "## A complete example").last)
+        let json = try #require(example.components(separatedBy: "```json\n").dropFirst().first?
+            .components(separatedBy: "\n```").first)
+        let bank = try #require(parsed(json))
+        #expect(bank.events.count == 11 && bank.buses.first?.name == "sfx")
+    }
+}
