@@ -1,4 +1,6 @@
+/// The scopes a bank's `"scope"` may name, in the order messages list them.
 extension BankAction.Scope: CaseIterable {
+    /// `gameObject`, then `global`.
     public static var allCases: [BankAction.Scope] { [.gameObject, .global] }
 }
 
