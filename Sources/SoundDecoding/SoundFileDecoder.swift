@@ -71,9 +71,17 @@ package final class SoundFileDecoder: AudioFrameSource {
     ///   audio at all.
     public func readAll() throws(SoundEngineError) -> DecodedAudio {
         let channels = format.channelCount
-        let chunk = 16_384
+        // libsndfile allows up to 1024 channels; keep the scratch buffer ≤ 4 MB.
+        let chunk = max(1, min(16_384, Self.maxReservedSamples / 8 / channels))
         var samples: [Float] = []
-        if let frames = format.frameCount { samples.reserveCapacity(frames * channels) }
+        // A header's frame count is a claim, not a fact: a corrupt FLAC can
+        // declare 2^36 frames, and reserving that traps. Reserve at most
+        // `maxReservedSamples` up front; a file that really is longer grows
+        // the array as it decodes.
+        if let frames = format.frameCount {
+            let (claimed, overflow) = frames.multipliedReportingOverflow(by: channels)
+            samples.reserveCapacity(overflow ? Self.maxReservedSamples : min(claimed, Self.maxReservedSamples))
+        }
         var scratch = [Float](repeating: 0, count: chunk * channels)
         while true {
             let got = try scratch.withUnsafeMutableBufferPointer { buffer throws(SoundEngineError) in
@@ -85,6 +93,9 @@ package final class SoundFileDecoder: AudioFrameSource {
         guard !samples.isEmpty else { throw .invalidFile("sound file '\(path)' contains no audio frames") }
         return DecodedAudio(sampleRate: format.sampleRate, channelCount: channels, samples: samples)
     }
+
+    /// Most samples `readAll` reserves before decoding (32 MB of float32).
+    static let maxReservedSamples = 1 << 23
 
     /// Opens and fully decodes `path`.
     public static func decode(path: String) throws(SoundEngineError) -> DecodedAudio {
