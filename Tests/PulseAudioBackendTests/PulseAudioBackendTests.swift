@@ -12,8 +12,28 @@ final class EventLog: @unchecked Sendable {
     // @unchecked: `events` is only touched under `lock`.
     private let lock = NSLock()
     private var events: [BackendEvent] = []
-    var handler: BackendEventHandler { { [self] e in lock.withLock { events.append(e) } } }
+    private var threads: Set<String> = []
+    var handler: BackendEventHandler {
+        { [self] e in
+            let thread = currentThreadName()
+            lock.withLock {
+                events.append(e)
+                threads.insert(thread)
+            }
+        }
+    }
     var all: [BackendEvent] { lock.withLock { events } }
+    /// The names of the threads events arrived on.
+    var threadNames: Set<String> { lock.withLock { threads } }
+}
+
+/// The calling thread's name as the kernel keeps it (15 bytes).
+func currentThreadName() -> String {
+    guard let file = fopen("/proc/thread-self/comm", "r") else { return "?" }
+    defer { fclose(file) }
+    var buffer = [CChar](repeating: 0, count: 32)
+    guard fgets(&buffer, 32, file) != nil else { return "?" }
+    return String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 func configuration(_ server: PrivateSoundServer, role: String = "game") -> BackendConfiguration {
@@ -253,6 +273,29 @@ func configuration(_ server: PrivateSoundServer, role: String = "game") -> Backe
         phone.hangUp()
         let uncorked = eventually { log.all.contains(.system(.uncorkRequested)) }
         #expect(uncorked, "events: \(log.all)")
+        // The stream's callbacks run on the render thread and only push a
+        // notice; the event itself is delivered by the control loop.
+        #expect(log.threadNames == ["SoundEngine-ctl"], "events arrived on \(log.threadNames)")
+    }
+
+    /// Server facts (a device plugged in) come from the server model, which
+    /// lives on the control context's loop, never on the loop that renders.
+    @Test func serverEventsArriveOnTheControlThreadNotTheRenderThread() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let log = EventLog()
+        let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
+        let backend = PulseAudioBackend()
+        _ = try backend.open(configuration(server), render: tone.entry, events: log.handler)
+        defer { backend.close() }
+        try backend.setPaused(false)
+        _ = try server.addOutput(
+            name: "usb_headset", properties: ["device.description": "USB headset", "device.bus": "usb"])
+        let added = eventually {
+            log.all.contains { if case .system(.endpointsChanged) = $0 { true } else { false } }
+        }
+        #expect(added, "events: \(log.all)")
+        #expect(log.threadNames == ["SoundEngine-ctl"], "events arrived on \(log.threadNames)")
     }
 }
 
