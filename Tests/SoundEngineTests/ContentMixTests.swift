@@ -47,6 +47,12 @@ import Testing
                 "Radio": BankEvent(name: "Radio", actions: [BankAction(.play(object: "radio", fadeIn: .zero))]),
                 "Music": BankEvent(name: "Music", actions: [BankAction(.play(object: "music", fadeIn: .zero))]),
                 "Line": BankEvent(name: "Line", actions: [BankAction(.play(object: "line", fadeIn: .zero))]),
+                "Quieter": BankEvent(
+                    name: "Quieter", actions: [BankAction(.setVolume(object: "radio", volumeDB: -12, fade: .zero, scope: .global))]),
+                "MusicDown": BankEvent(
+                    name: "MusicDown", actions: [BankAction(.setBusVolume(bus: "music", volumeDB: -6, fade: .milliseconds(50)))]),
+                "Hold": BankEvent(name: "Hold", actions: [BankAction(.pause(object: "radio", fade: .zero, scope: .gameObject))]),
+                "Go": BankEvent(name: "Go", actions: [BankAction(.resume(object: "radio", fade: .zero, scope: .gameObject))]),
             ])
     }
 
@@ -169,6 +175,25 @@ import Testing
         #expect(rig.renderUntil { abs(dB(rig.levels(1024).left / Self.centre) + 18) < 0.2 })
         try rig.engine.setState(ContentID("Mode"), ContentID("explore"))
         #expect(rig.renderUntil { abs(dB(rig.levels(1024).left / Self.centre) + 6) < 0.2 })
+    }
+
+    @Test func volumePauseAndBusActionsChangeWhatIsHeard() throws {
+        let rig = try Self.start()
+        try rig.engine.setRTPCValue("Speed", 100)
+        try rig.engine.postEvent("Radio", on: Self.car)
+        #expect(abs(dB(Self.settled(rig).left / Self.centre)) < 0.2)
+        try rig.engine.postEvent("Quieter", on: Self.ear)  // global scope: reaches the car's radio
+        #expect(abs(dB(Self.settled(rig).left / Self.centre) + 12) < 0.2)
+        try rig.engine.postEvent("Hold", on: Self.ear)  // game-object scope: the ear plays no radio
+        #expect(Self.settled(rig).left > 0.01)
+        try rig.engine.postEvent("Hold", on: Self.car)
+        #expect(Self.settled(rig).left < 1e-4)
+        try rig.engine.postEvent("Go", on: Self.car)
+        #expect(abs(dB(Self.settled(rig).left / Self.centre) + 12) < 0.2)
+        try rig.engine.stopAll(gameObject: Self.car)
+        try rig.engine.postEvent("Music", on: Self.car)
+        try rig.engine.postEvent("MusicDown", on: Self.car)
+        #expect(rig.renderUntil { abs(dB(rig.levels(1024).left / Self.centre) + 12) < 0.2 })  // -6 bus, -6 action
     }
 
     @Test func dialogueDucksTheMusicAndReleasesIt() throws {
