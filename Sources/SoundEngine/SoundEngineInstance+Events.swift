@@ -44,6 +44,8 @@ extension SoundEngineInstance {
                 .map { (callback: $0.value, failure: c.voiceFailures[$0.key]) }
         }
         for voice in remaining { voice.callback(voice.failure.map { .failed($0) } ?? .finished) }
+        // Postings still waiting on delayed actions end now: one end-of-event each.
+        content.finish()
     }
 
     /// Event thread: hands captured input to the game's input callback, in

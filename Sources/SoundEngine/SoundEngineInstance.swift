@@ -38,6 +38,8 @@ public final class SoundEngineInstance: Sendable {
     let backend: any AudioBackend
     let dispatcher: EventDispatcher
     let clock: EngineClock
+    /// Banks, game objects and events (Content/).
+    let content: ContentEngine
     /// Game callbacks for voices and bus meters, looked up by the event thread.
     let callbacks = Mutex(PlaybackCallbacks())
     /// The serial control path: held by every operation that consults the
@@ -153,6 +155,7 @@ public final class SoundEngineInstance: Sendable {
             poll: { owner.value?.poll() },
             finish: { owner.value?.completeRemainingVoices() })
         self.dispatcher = dispatcher
+        content = ContentEngine(mixer: mixer, owner: owner, log: settings.logger)
 
         let format = StreamFormat(
             sampleRate: platform.sampleRate, channelCount: platform.channelCount, sampleFormat: platform.sampleFormat)
@@ -653,6 +656,7 @@ public final class SoundEngineInstance: Sendable {
     /// Event thread, every wake-up: the mixer's events, then captured input.
     private func poll() {
         drainMixerEvents()
+        content.deliverCallbacks()
         checkIdle()
         if let input = platformSettings.audioCallbacks.inputCallback { deliverInput(to: input) }
     }

@@ -1,0 +1,173 @@
+import SoundContent
+import SoundCore
+import SoundMixer
+
+/// Posting events and running their actions.
+extension ContentEngine {
+    /// A chain of `post` actions deeper than this is cut (an event that posts
+    /// itself would otherwise never end).
+    static let maxPostDepth = 16
+
+    func postEvent(
+        _ event: ContentRef, on object: GameObjectID, callback: (@Sendable (EventCallback) -> Void)?
+    ) throws(SoundEngineError) -> PlayingID {
+        try withState { s throws(SoundEngineError) -> PlayingID in
+            let definition = try event.resolve(s.events, "event") { $0.name }
+            try requireRegistered(object, s)
+            let id = newPlayingID(&s)
+            s.playings[id] = Playing(
+                event: definition.value.name, bank: definition.bank, gameObject: object, callback: callback)
+            run(definition.value, id, on: object, depth: 0, &s)
+            endIfDone(id, &s)  // an event that started nothing ends now
+            return id
+        }
+    }
+
+    func stopPlayingID(_ id: PlayingID, fadeOut: Duration) throws(SoundEngineError) {
+        try checkFade(fadeOut, "fadeOut")
+        try withState { s throws(SoundEngineError) in stop(id, fade: fadeOut, &s) }
+    }
+
+    func stopAll(gameObject: GameObjectID, fadeOut: Duration) throws(SoundEngineError) {
+        try checkFade(fadeOut, "fadeOut")
+        try withState { s throws(SoundEngineError) in
+            try requireRegistered(gameObject, s)
+            for (id, p) in s.playings where p.gameObject == gameObject { stop(id, fade: fadeOut, &s) }
+        }
+    }
+
+    func isPlaying(_ id: PlayingID) -> Bool { state.withLock { $0.playings[id] != nil } }
+
+    func checkFade(_ fade: Duration, _ name: String) throws(SoundEngineError) {
+        guard fade >= .zero else { throw .invalidParameter("\(name) \(fade) must not be negative") }
+    }
+
+    // MARK: - Actions
+
+    /// Runs an event's actions in order: those without delay now; delayed
+    /// plays now too, starting at their frame of the mixer clock (sample
+    /// accurate); other delayed actions on the timer queue.
+    func run(_ event: BankEvent, _ id: PlayingID, on object: GameObjectID, depth: Int, _ s: inout ContentState) {
+        let now = mixer.renderedFrames
+        for action in event.actions {
+            if action.delay <= .zero {
+                perform(action, id, on: object, start: .immediately, depth: depth, &s)
+            } else if case .play = action.kind {
+                let start = VoiceStart.atFrame(now + Int64(mixer.frames(action.delay)))
+                perform(action, id, on: object, start: start, depth: depth, &s)
+            } else {
+                let token = newToken(&s)
+                s.playings[id]?.timers.insert(token)
+                after(action.delay) { [self] s in
+                    // Gone from the set: the playing ID was stopped meanwhile.
+                    guard s.playings[id]?.timers.remove(token) != nil else { return }
+                    perform(action, id, on: object, start: .immediately, depth: depth, &s)
+                    endIfDone(id, &s)
+                }
+            }
+        }
+    }
+
+    /// One action. What it names may have gone with an unloaded bank since
+    /// the event was loaded: then it is skipped (and logged), never a crash.
+    func perform(
+        _ action: BankAction, _ id: PlayingID, on object: GameObjectID, start: VoiceStart, depth: Int,
+        _ s: inout ContentState
+    ) {
+        let now = ContinuousClock.now
+        switch action.kind {
+        case .play(let name, let fadeIn):
+            play(ContentID(name), id, on: object, fadeIn: fadeIn, start: start, &s)
+        case .stop(let name, let fade, let scope):
+            stopVoices(voices(of: ContentID(name), scope, object, s), fade: fade, s)
+        case .stopAll(let fade, let scope):
+            stopVoices(s.voices.filter { scope == .global || $0.value.gameObject == object }.keys, fade: fade, s)
+        case .pause(let name, let fade, let scope):
+            for token in voices(of: ContentID(name), scope, object, s) {
+                try? mixer.pause(s.voices[token]!.voice, fadeFrames: mixer.frames(fade))
+            }
+        case .resume(let name, let fade, let scope):
+            for token in voices(of: ContentID(name), scope, object, s) {
+                try? mixer.resume(s.voices[token]!.voice, fadeFrames: mixer.frames(fade))
+            }
+        case .setVolume(let name, let db, let fade, let scope):
+            let key = OffsetKey(object: ContentID(name), gameObject: scope == .gameObject ? object : nil)
+            s.volumeOffsets[key, default: Ramp(0)].move(to: db, over: fade, now: now)
+        case .setBusVolume(let bus, let db, let fade):
+            s.busOffsets[ContentID(bus), default: Ramp(0)].move(to: db, over: fade, now: now)
+        case .setState(let group, let value):
+            do { try setState(.name(group), .name(value), &s) } catch { log.log(.warning, "event action: \(error)") }
+        case .setSwitch(let group, let value):
+            do { try setSwitch(.name(group), .name(value), on: object, &s) } catch { log.log(.warning, "event action: \(error)") }
+        case .post(let name):
+            guard depth < Self.maxPostDepth, let event = s.events[ContentID(name)] else {
+                log.log(.warning, "event '\(name)' not posted: \(depth < Self.maxPostDepth ? "not loaded" : "posts nest too deep")")
+                return
+            }
+            run(event.value, id, on: object, depth: depth + 1, &s)
+        }
+    }
+
+    /// Tokens of the voices an action with `scope` reaches: those played
+    /// through `object` (a sound or a container on their path).
+    private func voices(of object: ContentID, _ scope: BankAction.Scope, _ gameObject: GameObjectID, _ s: ContentState)
+        -> [UInt64]
+    {
+        s.voices.filter { $0.value.path.contains(object) && (scope == .global || $0.value.gameObject == gameObject) }
+            .map(\.key)
+    }
+
+    /// Plays a sound or container: every sound it resolves to starts a voice
+    /// of playing ID `id`. A voice the mixer refuses (all voices busy, the
+    /// queue full) is dropped and logged — the post still succeeds, as a
+    /// Wwise voice over the limit does not fail PostEvent.
+    private func play(
+        _ object: ContentID, _ id: PlayingID, on gameObject: GameObjectID, fadeIn: Duration, start: VoiceStart,
+        _ s: inout ContentState
+    ) {
+        var picks: [Pick] = []
+        resolve(object, on: gameObject, Pick.root, depth: 0, into: &picks, &s)
+        guard let instance = owner.value else { return }
+        let now = ContinuousClock.now
+        for pick in picks {
+            guard let bus = s.buses[ContentID(pick.sound.bus)] else {
+                log.log(.warning, "sound '\(pick.sound.name)' not played: bus '\(pick.sound.bus)' is not loaded")
+                continue
+            }
+            let token = newToken(&s)
+            var v = ContentVoice(
+                voice: VoiceID(slot: .max, generation: 0), playing: id, gameObject: gameObject, bank: pick.bank,
+                path: pick.path, baseVolumeDB: pick.volumeDB, basePitchCents: pick.pitchCents,
+                bus: ContentID(pick.sound.bus),
+                attenuation: pick.sound.attenuation.flatMap { s.banks[pick.bank]?.bank.attenuations[$0] },
+                sent: VoiceMix(volume: 1, pan: 0, pitch: 1, lowPassHz: nil))
+            let target = mix(v, s, now: now)
+            let parameters = ContentVoices.parameters(
+                target, sound: pick.sound, fadeInFrames: mixer.frames(fadeIn), start: start)
+            do {
+                v.voice = try instance.play(pick.mixerSound, on: bus.bus, parameters) { [weak self] _ in
+                    self?.voiceEnded(token)
+                }
+            } catch {
+                log.log(.warning, "sound '\(pick.sound.name)' not played: \(error)")
+                continue
+            }
+            v.sent = target
+            s.voices[token] = v
+            s.playings[id]?.voices.insert(token)
+        }
+    }
+}
+
+/// A sound a play action resolved to, with what the containers on the way added.
+struct Pick {
+    var sound: BankSound
+    var mixerSound: SoundID
+    var bank: BankID
+    var path: [ContentID]
+    var volumeDB: Double
+    var pitchCents: Double
+
+    /// Where resolution starts: nothing added yet.
+    static let root = (path: [ContentID](), volumeDB: 0.0, pitchCents: 0.0)
+}

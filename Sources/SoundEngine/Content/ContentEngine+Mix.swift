@@ -1,0 +1,187 @@
+import Foundation
+import SoundContent
+import SoundCore
+import SoundMixer
+
+/// Composing levels (docs/content-engine.md, "How levels are composed") and
+/// sending what changed to the mixer.
+///
+/// Voice volume dB = sound + containers on its path + setVolume offsets +
+/// RTPC volume bindings + attenuation; pitch cents = sound + containers +
+/// RTPC; low-pass = the lowest cut-off of the RTPC bindings and the
+/// attenuation. Bus volume dB = the bank's + state offsets + busVolume RTPCs
+/// (global values) + setBusVolume offsets + ducking.
+extension ContentEngine {
+    /// Brings the mixer in line with the state: ducking rules follow what
+    /// plays, every bus and voice whose level changed is sent its new one,
+    /// and a tick is queued while anything moves. Under the lock.
+    func refresh(_ s: inout ContentState) {
+        let now = ContinuousClock.now
+        updateDucking(&s, now: now)
+        let ramp = mixer.frames(Self.tick)
+        for (id, entry) in s.buses {
+            let volume = Self.linear(busVolumeDB(id, s, now: now))
+            if let sent = s.busSent[id], abs(sent - volume) <= 1e-6 { continue }
+            do {
+                try mixer.setBusVolume(entry.bus, volume, rampFrames: ramp)
+                s.busSent[id] = volume
+            } catch {
+                log.log(.debug, "bus '\(entry.name)' volume: \(error)")  // retried next refresh
+            }
+        }
+        for token in Array(s.voices.keys) {
+            guard var v = s.voices[token] else { continue }
+            let target = mix(v, s, now: now)
+            send(&v, target, ramp: ramp)
+            s.voices[token] = v
+        }
+        scheduleTickIfMoving(&s, now: now)
+    }
+
+    /// Sends the parts of `target` that differ from what the voice was told.
+    private func send(_ v: inout ContentVoice, _ target: VoiceMix, ramp: Int) {
+        do throws(SoundEngineError) {
+            if abs(target.volume - v.sent.volume) > 1e-6 || abs(target.pan - v.sent.pan) > 1e-6 {
+                try mixer.setVolumeAndPan(v.voice, volume: target.volume, pan: target.pan, rampFrames: ramp)
+                v.sent.volume = target.volume
+                v.sent.pan = target.pan
+            }
+            if abs(target.pitch / v.sent.pitch - 1) > 1e-9 {
+                try mixer.setPitch(v.voice, target.pitch)
+                v.sent.pitch = target.pitch
+            }
+            if target.lowPassHz != v.sent.lowPassHz {
+                try mixer.setLowPass(v.voice, cutoffHz: target.lowPassHz, rampFrames: ramp)
+                v.sent.lowPassHz = target.lowPassHz
+            }
+        } catch .idNotFound {
+            // The voice ended; its completion is on its way.
+        } catch {
+            log.log(.debug, "\(v.voice): \(error)")  // a full queue: retried next refresh
+        }
+    }
+
+    /// What a voice should be told now.
+    func mix(_ v: ContentVoice, _ s: ContentState, now: ContinuousClock.Instant) -> VoiceMix {
+        var db = v.baseVolumeDB, cents = v.basePitchCents
+        var lowPass: Double?
+        for object in v.path {
+            db += s.volumeOffsets[OffsetKey(object: object, gameObject: nil)]?.value(at: now) ?? 0
+            db += s.volumeOffsets[OffsetKey(object: object, gameObject: v.gameObject)]?.value(at: now) ?? 0
+            for binding in s.objectBindings[object] ?? [] {
+                let y = binding.curve.value(at: rtpcValue(binding.rtpc, v.gameObject, s, now: now))
+                switch binding.parameter {
+                case .volume: db += y
+                case .pitch: cents += y
+                case .lowPass: lowPass = min(lowPass ?? .infinity, y)
+                }
+            }
+        }
+        var pan: Float = 0
+        if let attenuation = v.attenuation, let object = s.gameObjects[v.gameObject] {
+            let (position, orientation) = listener(s)
+            let spatial = Spatial(emitter: object.position, listenerAt: position, facing: orientation)
+            db += attenuation.volume.value(at: spatial.distance)
+            if let curve = attenuation.lowPass { lowPass = min(lowPass ?? .infinity, curve.value(at: spatial.distance)) }
+            if attenuation.spatialize { pan = spatial.pan }
+        }
+        return VoiceMix(
+            volume: Self.linear(db), pan: pan, pitch: min(16, max(1.0 / 256, pow(2, cents / 1200))),
+            lowPassHz: lowPass.map { Float(max(10, $0)) })
+    }
+
+    /// The listener the mix uses: the first registered default listener, or
+    /// the implicit one at the origin facing +Z.
+    func listener(_ s: ContentState) -> (Vector3, Orientation) {
+        for id in s.defaultListeners {
+            if let object = s.gameObjects[id] { return (object.position, object.orientation) }
+        }
+        return (.zero, .default)
+    }
+
+    /// An RTPC's value for a game object: its own, else the global, else the default.
+    func rtpcValue(_ rtpc: ContentID, _ object: GameObjectID?, _ s: ContentState, now: ContinuousClock.Instant) -> Double {
+        if let object, let ramp = s.gameObjects[object]?.rtpc[rtpc] { return ramp.value(at: now) }
+        if let ramp = s.globalRTPC[rtpc] { return ramp.value(at: now) }
+        return s.rtpcs[rtpc]?.value.defaultValue ?? 0
+    }
+
+    func busVolumeDB(_ id: ContentID, _ s: ContentState, now: ContinuousClock.Instant) -> Double {
+        var db = s.buses[id]?.definition?.volumeDB ?? 0
+        for (group, runtime) in s.states {
+            db += stateOffset(bus: id, group: group, runtime, s, now: now)
+        }
+        for binding in s.busBindings[id] ?? [] {
+            db += binding.curve.value(at: rtpcValue(binding.rtpc, nil, s, now: now))
+        }
+        db += s.busOffsets[id]?.value(at: now) ?? 0
+        for (key, duck) in s.ducking where duckTarget(key, s) == id {
+            db += duck.level.value(at: now)
+        }
+        return db
+    }
+
+    /// A state group's offset of a bus now, part way between the states.
+    func stateOffset(
+        bus: ContentID, group: ContentID, _ runtime: StateRuntime, _ s: ContentState, now: ContinuousClock.Instant
+    ) -> Double {
+        let target = stateTarget(bus: bus, group: group, state: runtime.current, s)
+        let from = runtime.from[bus] ?? 0
+        return from + (target - from) * runtime.progress.value(at: now)
+    }
+
+    /// The offset `state` of `group` gives `bus`, in dB.
+    func stateTarget(bus: ContentID, group: ContentID, state: String, _ s: ContentState) -> Double {
+        guard let offsets = s.stateGroups[group]?.value.busVolumes[state] else { return 0 }
+        return offsets.first { ContentID($0.key) == bus }?.value ?? 0
+    }
+
+    /// The bus a ducking rule turns down.
+    func duckTarget(_ key: DuckKey, _ s: ContentState) -> ContentID? {
+        guard let rules = s.buses[key.owner]?.definition?.ducking, key.index < rules.count else { return nil }
+        return ContentID(rules[key.index].bus)
+    }
+
+    /// Engages the rules of buses that something plays on (or below), and
+    /// releases the others, each over its attack or release.
+    func updateDucking(_ s: inout ContentState, now: ContinuousClock.Instant) {
+        var active = Set<ContentID>()
+        for v in s.voices.values {
+            var bus: ContentID? = v.bus
+            var depth = 0  // a bound, should a bus ever name itself as an ancestor
+            while let b = bus, depth < 64 {
+                active.insert(b)
+                bus = s.buses[b]?.parent
+                depth += 1
+            }
+        }
+        for (owner, entry) in s.buses {
+            guard let rules = entry.definition?.ducking else { continue }
+            for (index, rule) in rules.enumerated() {
+                let key = DuckKey(owner: owner, index: index)
+                var duck = s.ducking[key] ?? DuckRuntime()
+                let engaged = active.contains(owner)
+                guard engaged != duck.engaged || s.ducking[key] == nil else { continue }
+                duck.engaged = engaged
+                duck.level.move(to: engaged ? rule.volumeDB : 0, over: engaged ? rule.attack : rule.release, now: now)
+                s.ducking[key] = duck
+            }
+        }
+    }
+
+    /// Whether any gradual change is under way (a tick is needed).
+    func isMoving(_ s: ContentState, now: ContinuousClock.Instant) -> Bool {
+        s.globalRTPC.values.contains { $0.isMoving(at: now) }
+            || s.gameObjects.values.contains { $0.rtpc.values.contains { $0.isMoving(at: now) } }
+            || s.states.values.contains { $0.progress.isMoving(at: now) }
+            || s.volumeOffsets.values.contains { $0.isMoving(at: now) }
+            || s.busOffsets.values.contains { $0.isMoving(at: now) }
+            || s.ducking.values.contains { $0.level.isMoving(at: now) }
+    }
+
+    /// dB → the mixer's linear gain, 0…16.
+    static func linear(_ db: Double) -> Float {
+        guard db.isFinite else { return db > 0 ? 16 : 0 }
+        return Float(min(16, max(0, pow(10, db / 20))))
+    }
+}

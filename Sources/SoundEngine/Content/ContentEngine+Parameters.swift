@@ -1,0 +1,99 @@
+import SoundContent
+import SoundCore
+
+/// RTPCs, states and switches.
+extension ContentEngine {
+    func setRTPCValue(_ rtpc: ContentRef, _ value: Double, gameObject: GameObjectID?, interpolation: Duration)
+        throws(SoundEngineError)
+    {
+        guard value.isFinite else { throw .invalidParameter("RTPC \(rtpc) value \(value) must be finite") }
+        try checkFade(interpolation, "interpolation")
+        try withState { s throws(SoundEngineError) in
+            let definition = try rtpc.resolve(s.rtpcs, "RTPC") { $0.name }
+            if let gameObject { try requireRegistered(gameObject, s) }
+            let range = definition.value.range
+            let target = min(max(value, range.lowerBound), range.upperBound)
+            let now = ContinuousClock.now
+            // From wherever it is now for this scope, so a move never jumps.
+            let current = rtpcValue(rtpc.key, gameObject, s, now: now)
+            let ramp = Ramp(from: current, to: target, over: interpolation, now: now)
+            if let gameObject {
+                s.gameObjects[gameObject]?.rtpc[rtpc.key] = ramp
+            } else {
+                s.globalRTPC[rtpc.key] = ramp
+            }
+        }
+    }
+
+    func resetRTPCValue(_ rtpc: ContentRef, gameObject: GameObjectID?) throws(SoundEngineError) {
+        try withState { s throws(SoundEngineError) in
+            _ = try rtpc.resolve(s.rtpcs, "RTPC") { $0.name }
+            if let gameObject {
+                try requireRegistered(gameObject, s)
+                s.gameObjects[gameObject]?.rtpc[rtpc.key] = nil
+            } else {
+                s.globalRTPC[rtpc.key] = nil
+            }
+        }
+    }
+
+    func rtpcValue(_ rtpc: ContentRef, gameObject: GameObjectID?) throws(SoundEngineError) -> Double {
+        try reading { s throws(SoundEngineError) -> Double in
+            _ = try rtpc.resolve(s.rtpcs, "RTPC") { $0.name }
+            if let gameObject { try requireRegistered(gameObject, s) }
+            return rtpcValue(rtpc.key, gameObject, s, now: .now)
+        }
+    }
+
+    func setState(_ group: ContentRef, _ value: ContentRef) throws(SoundEngineError) {
+        try withState { s throws(SoundEngineError) in try setState(group, value, &s) }
+    }
+
+    /// Moves the group's bus offsets from where they are now to the new
+    /// state's over the group's transition time.
+    func setState(_ group: ContentRef, _ value: ContentRef, _ s: inout ContentState) throws(SoundEngineError) {
+        let definition = try group.resolve(s.stateGroups, "state group") { $0.name }.value
+        guard let state = definition.states.first(where: { value.matches($0) && ContentID($0) == value.key }) else {
+            throw .idNotFound("state \(value) in group '\(definition.name)'")
+        }
+        let key = ContentID(definition.name)
+        let runtime = s.states[key] ?? StateRuntime(current: definition.defaultState)
+        guard runtime.current != state else { return }
+        let now = ContinuousClock.now
+        var from: [ContentID: Double] = [:]
+        for bus in Set(definition.busVolumes.values.flatMap(\.keys)).map(ContentID.init) {
+            from[bus] = stateOffset(bus: bus, group: key, runtime, s, now: now)
+        }
+        s.states[key] = StateRuntime(
+            current: state, from: from, progress: Ramp(from: 0, to: 1, over: definition.transition, now: now))
+    }
+
+    func currentState(_ group: ContentRef) throws(SoundEngineError) -> String {
+        try reading { s throws(SoundEngineError) -> String in
+            let definition = try group.resolve(s.stateGroups, "state group") { $0.name }.value
+            return s.states[ContentID(definition.name)]?.current ?? definition.defaultState
+        }
+    }
+
+    func setSwitch(_ group: ContentRef, _ value: ContentRef, on object: GameObjectID) throws(SoundEngineError) {
+        try withState { s throws(SoundEngineError) in try setSwitch(group, value, on: object, &s) }
+    }
+
+    func setSwitch(_ group: ContentRef, _ value: ContentRef, on object: GameObjectID, _ s: inout ContentState)
+        throws(SoundEngineError)
+    {
+        let definition = try group.resolve(s.switchGroups, "switch group") { $0.name }.value
+        guard let switchValue = definition.values.first(where: { value.matches($0) && ContentID($0) == value.key })
+        else { throw .idNotFound("switch \(value) in group '\(definition.name)'") }
+        try requireRegistered(object, s)
+        s.gameObjects[object]?.switches[ContentID(definition.name)] = switchValue
+    }
+
+    func switchValue(_ group: ContentRef, on object: GameObjectID) throws(SoundEngineError) -> String {
+        try reading { s throws(SoundEngineError) -> String in
+            let definition = try group.resolve(s.switchGroups, "switch group") { $0.name }.value
+            try requireRegistered(object, s)
+            return s.gameObjects[object]?.switches[ContentID(definition.name)] ?? definition.defaultValue
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Dispatch
+import SoundContent
+import SoundCore
+import SoundMixer
+import Synchronization
+
+/// The content runtime of one ``SoundEngineInstance`` (docs/content-engine.md):
+/// banks, game objects, events, RTPCs, states and switches, turned into
+/// voices and bus volumes of the mixer.
+///
+/// Threads: every public call of the instance may come from any thread; all
+/// state is behind one lock (`state`). Mixer calls are made under it — they
+/// only queue commands and never call back — but game callbacks never are:
+/// end-of-event callbacks are queued in the state's outbox and delivered by
+/// the event thread. Delayed actions and gradual changes (RTPC interpolation,
+/// state transitions, fades, ducking) run on `timers`, a private serial
+/// queue on the monotonic clock. Nothing here waits for the render thread.
+final class ContentEngine: Sendable {
+    let state = Mutex(ContentState())
+    /// Serialises bank loads and unloads, so decoding (slow, outside `state`)
+    /// cannot interleave with another bank change.
+    let bankChanges = Mutex(())
+    let timers = DispatchQueue(label: "SoundEngine-content")
+    let mixer: Mixer
+    let owner: WeakBox<SoundEngineInstance>
+    let log: any SoundLogger
+
+    /// How often gradual changes are re-sent to the mixer, and the ramp each
+    /// send uses: about one game frame, so moves sound continuous.
+    static let tick: Duration = .milliseconds(16)
+
+    init(mixer: Mixer, owner: WeakBox<SoundEngineInstance>, log: any SoundLogger) {
+        self.mixer = mixer
+        self.owner = owner
+        self.log = log
+    }
+
+    /// The instance, or `notInitialized` once it is gone.
+    func instance() throws(SoundEngineError) -> SoundEngineInstance {
+        guard let instance = owner.value else { throw .notInitialized }
+        return instance
+    }
+
+    /// Runs `body` under the lock, refusing after terminate; then refreshes
+    /// the mix (what `body` changed reaches the mixer) before unlocking.
+    func withState<T>(_ body: (inout ContentState) throws(SoundEngineError) -> T) throws(SoundEngineError) -> T {
+        try state.withLock { s throws(SoundEngineError) -> T in
+            guard !s.closed else { throw .notInitialized }
+            let result = try body(&s)
+            refresh(&s)
+            return result
+        }
+    }
+
+    /// Runs `body` under the lock, refusing after terminate; for reads.
+    func reading<T>(_ body: (ContentState) throws(SoundEngineError) -> T) throws(SoundEngineError) -> T {
+        try state.withLock { s throws(SoundEngineError) -> T in
+            guard !s.closed else { throw .notInitialized }
+            return try body(s)
+        }
+    }
+
+    // MARK: - Event thread
+
+    /// Event thread: delivers the end-of-event callbacks owed, outside the lock.
+    func deliverCallbacks() {
+        let owed = state.withLock { s in
+            defer { s.outbox.removeAll(keepingCapacity: true) }
+            return s.outbox
+        }
+        for item in owed { item.callback(.endOfEvent(item.playing)) }
+    }
+
+    /// Event thread, once, after terminate completed every voice: playing IDs
+    /// still waiting on delayed actions end now, so each still gets its one
+    /// end-of-event callback; then nothing is taken any more.
+    func finish() {
+        state.withLock { s in
+            s.closed = true
+            for id in s.playings.keys.sorted() {
+                s.playings[id]?.voices = []
+                s.playings[id]?.timers = []
+                endIfDone(id, &s)
+            }
+        }
+        deliverCallbacks()
+    }
+
+    // MARK: - Playing IDs
+
+    /// Ends `id` if it has no voice and no delayed action left: its callback
+    /// is owed (once: the entry is removed).
+    func endIfDone(_ id: PlayingID, _ s: inout ContentState) {
+        guard let p = s.playings[id], p.voices.isEmpty, p.timers.isEmpty else { return }
+        s.playings[id] = nil
+        if let callback = p.callback { s.outbox.append((callback, id)) }
+    }
+
+    /// A new playing ID: never 0, never one still in use.
+    func newPlayingID(_ s: inout ContentState) -> PlayingID {
+        while true {
+            let raw = s.nextPlaying
+            s.nextPlaying = raw == .max ? 1 : raw + 1
+            let id = PlayingID(rawValue: raw)
+            if raw != 0, s.playings[id] == nil { return id }
+        }
+    }
+
+    func newToken(_ s: inout ContentState) -> UInt64 {
+        defer { s.nextToken += 1 }
+        return s.nextToken
+    }
+
+    /// Event thread (a voice's completion): forgets the voice; its playing ID
+    /// may end; ducking may release.
+    func voiceEnded(_ token: UInt64) {
+        state.withLock { s in
+            guard let v = s.voices.removeValue(forKey: token) else { return }
+            s.playings[v.playing]?.voices.remove(token)
+            endIfDone(v.playing, &s)
+            if !s.closed { refresh(&s) }
+        }
+        deliverCallbacks()
+    }
+
+    /// Stops voices (fading over `fade`, at least the mixer's de-click).
+    /// They end through their completions.
+    func stopVoices(_ tokens: some Sequence<UInt64>, fade: Duration, _ s: ContentState) {
+        let frames = mixer.frames(fade)
+        for token in tokens {
+            guard let v = s.voices[token] else { continue }
+            // idNotFound: it ended and its completion is on its way.
+            try? mixer.stop(v.voice, fadeOutFrames: frames)
+        }
+    }
+
+    /// Stops a playing ID: its delayed actions are cancelled, its voices fade
+    /// out; it ends when they have.
+    func stop(_ id: PlayingID, fade: Duration, _ s: inout ContentState) {
+        guard let p = s.playings[id] else { return }
+        s.playings[id]?.timers = []
+        stopVoices(p.voices, fade: fade, s)
+        endIfDone(id, &s)
+    }
+
+    // MARK: - Timers
+
+    /// Runs `body` on the timer queue after `delay`, under the lock, unless
+    /// the engine closed. Returns at once.
+    func after(_ delay: Duration, _ body: @escaping @Sendable (inout ContentState) -> Void) {
+        let nanos = Int(max(0, min(delay.seconds, 1e7)) * 1e9)
+        timers.asyncAfter(deadline: .now() + .nanoseconds(nanos)) { [weak self] in
+            guard let self else { return }
+            self.state.withLock { s in
+                guard !s.closed else { return }
+                body(&s)
+                self.refresh(&s)
+            }
+        }
+    }
+
+    /// Keeps refreshing the mix every ``tick`` while anything moves.
+    func scheduleTickIfMoving(_ s: inout ContentState, now: ContinuousClock.Instant) {
+        guard !s.tickScheduled, isMoving(s, now: now) else { return }
+        s.tickScheduled = true
+        after(Self.tick) { s in s.tickScheduled = false }
+    }
+}

@@ -1,0 +1,196 @@
+import SoundContent
+import SoundMixer
+
+/// Everything the content layer knows, behind ``ContentEngine``'s one lock:
+/// the loaded banks and their name indexes, the game objects, and what is
+/// playing. Names are looked up by their ``ContentID`` (the hash of the
+/// lowercased name), so a name and its ID always find the same thing.
+struct ContentState: Sendable {
+    // MARK: Banks and their indexes
+
+    var banks: [BankID: LoadedBank] = [:]
+    /// Sounds and containers (one namespace, as in a bank).
+    var objects: [ContentID: ObjectEntry] = [:]
+    var events: [ContentID: Owned<BankEvent>] = [:]
+    /// Every bus content can name, `master` included (owned by no bank).
+    var buses: [ContentID: BusEntry] = [ContentID("master"): BusEntry(name: "master", bus: .master, bank: nil)]
+    var rtpcs: [ContentID: Owned<BankRTPC>] = [:]
+    var stateGroups: [ContentID: Owned<BankStateGroup>] = [:]
+    var switchGroups: [ContentID: Owned<BankSwitchGroup>] = [:]
+    /// Mixer buses of unloaded banks (the mixer cannot remove a bus): silent,
+    /// reused when a bus of the same name is loaded again.
+    var retiredBuses: [ContentID: [BusID]] = [:]
+    /// RTPC bindings by the sound or container they drive (rebuilt on load/unload).
+    var objectBindings: [ContentID: [ObjectBinding]] = [:]
+    /// RTPC bindings by the bus they drive.
+    var busBindings: [ContentID: [(rtpc: ContentID, curve: Curve)]] = [:]
+
+    // MARK: Game objects
+
+    var gameObjects: [GameObjectID: GameObject] = [:]
+    /// Set by setDefaultListeners; empty = the implicit listener at the origin.
+    var defaultListeners: [GameObjectID] = []
+
+    // MARK: What plays
+
+    var playings: [PlayingID: Playing] = [:]
+    /// By the content layer's own token (a completion needs a key before the
+    /// mixer has returned the voice's ID).
+    var voices: [UInt64: ContentVoice] = [:]
+    var nextPlaying: UInt32 = 1
+    var nextToken: UInt64 = 1
+    /// Per random container: its most recent picks (child indexes), newest last.
+    var randomHistory: [ContentID: [Int]] = [:]
+    var globalRTPC: [ContentID: Ramp] = [:]
+    var states: [ContentID: StateRuntime] = [:]
+    /// Offsets of setVolume actions, by object and scope.
+    var volumeOffsets: [OffsetKey: Ramp] = [:]
+    /// Offsets of setBusVolume actions.
+    var busOffsets: [ContentID: Ramp] = [:]
+    var ducking: [DuckKey: DuckRuntime] = [:]
+    /// The linear volume each content bus was last given.
+    var busSent: [ContentID: Float] = [ContentID("master"): 1]
+    /// End-of-event callbacks owed, delivered by the event thread.
+    var outbox: [(callback: @Sendable (EventCallback) -> Void, playing: PlayingID)] = []
+    /// Set by terminate: every call refuses, every timer does nothing.
+    var closed = false
+    /// Whether a refresh tick is queued on the timer queue.
+    var tickScheduled = false
+}
+
+/// A definition and the bank that brought it.
+struct Owned<T: Sendable>: Sendable {
+    var bank: BankID
+    var value: T
+}
+
+/// A sound or a container of a loaded bank.
+struct ObjectEntry: Sendable {
+    enum Kind: Sendable {
+        case sound(BankSound, SoundID)
+        case container(BankContainer)
+    }
+    var bank: BankID
+    var kind: Kind
+
+    var name: String {
+        switch kind {
+        case .sound(let s, _): s.name
+        case .container(let c): c.name
+        }
+    }
+}
+
+/// A bus content can name and the mixer bus behind it.
+struct BusEntry: Sendable {
+    var name: String
+    var bus: BusID
+    /// The bank that created it; `nil` for master.
+    var bank: BankID?
+    var definition: BankBus?
+
+    init(name: String, bus: BusID, bank: BankID?, definition: BankBus? = nil) {
+        self.name = name
+        self.bus = bus
+        self.bank = bank
+        self.definition = definition
+    }
+
+    /// The parent's ID, `nil` for master.
+    var parent: ContentID? { definition.map { ContentID($0.parent) } }
+}
+
+/// A loaded bank and what loading it made.
+struct LoadedBank: Sendable {
+    var bank: Bank
+    var sounds: [ContentID: SoundID]
+    /// Buses this bank created (or took back from the retired ones).
+    var buses: [ContentID]
+}
+
+/// One RTPC binding, indexed by the object it drives.
+struct ObjectBinding: Sendable {
+    enum Parameter: Sendable { case volume, pitch, lowPass }
+    var rtpc: ContentID
+    var parameter: Parameter
+    var curve: Curve
+}
+
+/// A registered game object.
+struct GameObject: Sendable {
+    var name: String?
+    var position = Vector3.zero
+    var orientation = Orientation.default
+    /// Switch group → current value name.
+    var switches: [ContentID: String] = [:]
+    /// Sequence container → the index its next play starts from.
+    var sequenceNext: [ContentID: Int] = [:]
+    /// Per-object RTPC values; they override the global value.
+    var rtpc: [ContentID: Ramp] = [:]
+}
+
+/// One posting of an event.
+struct Playing: Sendable {
+    var event: String
+    /// The bank of the posted event: unloading it cancels the delayed actions.
+    var bank: BankID
+    var gameObject: GameObjectID
+    var callback: (@Sendable (EventCallback) -> Void)?
+    /// Tokens of its voices still playing.
+    var voices: Set<UInt64> = []
+    /// Tokens of its delayed actions still waiting on the timer queue.
+    var timers: Set<UInt64> = []
+}
+
+/// A voice the content layer started, and what its level is made of.
+struct ContentVoice: Sendable {
+    var voice: VoiceID
+    var playing: PlayingID
+    var gameObject: GameObjectID
+    var bank: BankID
+    /// The containers it was played through, outermost first, then the sound.
+    var path: [ContentID]
+    /// Sound plus containers: the fixed part of its volume (dB) and pitch (cents).
+    var baseVolumeDB: Double
+    var basePitchCents: Double
+    var bus: ContentID
+    var attenuation: BankAttenuation?
+    /// What the mixer was last told, to send only changes.
+    var sent: VoiceMix
+}
+
+/// The mixer-facing parameters of a voice.
+struct VoiceMix: Equatable, Sendable {
+    var volume: Float
+    var pan: Float
+    var pitch: Double
+    var lowPassHz: Float?
+}
+
+/// A state group's current state and its move from the previous one.
+struct StateRuntime: Sendable {
+    var current: String
+    /// The bus offsets (dB) the transition started from.
+    var from: [ContentID: Double] = [:]
+    /// 0 → 1 over the group's transition time.
+    var progress = Ramp(1)
+}
+
+/// Which voices a setVolume offset applies to: an object's voices on one
+/// game object, or on all (`gameObject == nil`).
+struct OffsetKey: Hashable, Sendable {
+    var object: ContentID
+    var gameObject: GameObjectID?
+}
+
+/// One ducking rule: the bus that owns it and its index there.
+struct DuckKey: Hashable, Sendable {
+    var owner: ContentID
+    var index: Int
+}
+
+/// Whether a ducking rule is engaged, and its level (dB, ≤ 0).
+struct DuckRuntime: Sendable {
+    var engaged = false
+    var level = Ramp(0)
+}
