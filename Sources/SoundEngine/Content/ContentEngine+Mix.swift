@@ -87,7 +87,7 @@ extension ContentEngine {
         }
         return VoiceMix(
             volume: Self.linear(db), pan: pan, pitch: min(16, max(1.0 / 256, pow(2, cents / 1200))),
-            lowPassHz: lowPass.map { Float(max(10, $0)) })
+            lowPassHz: lowPass.map { Float(min(24_000, max(10, $0))) })
     }
 
     /// The listener the mix uses: the first registered default listener, or

@@ -7,14 +7,12 @@ enum ContentVoices {
     static func parameters(
         _ mix: VoiceMix, sound: BankSound, fadeInFrames: Int, start: VoiceStart
     ) -> VoiceParameters {
-        let p = VoiceParameters(
+        var p = VoiceParameters(
             volume: mix.volume, pan: mix.pan, pitch: mix.pitch, loop: sound.loop, fadeInFrames: fadeInFrames,
             start: start)
-        // MIXER MERGE: set the fields the mixer branch adds here —
-        //   p.lowPassHz = mix.lowPassHz
-        //   p.priority = sound.priority
-        //   p.whenInaudible = sound.virtualBehavior == .resume ? .resume : .kill
-        // (then make `p` a var).
+        p.lowPassHz = mix.lowPassHz
+        // VOICE LIMIT (mixer3d2 branch): p.priority = sound.priority;
+        // p.whenInaudible = sound.virtualBehavior == .resume ? .resume : .kill
         return p
     }
 }
