@@ -35,7 +35,7 @@ extension RenderCore {
         let v = voices[slot]
         prefetch0 = nil
         prefetch1 = nil
-        guard v.phase == .playing, v.stream < 0, let plane0 = v.body.plane0, !v.inLoopBody else { return }
+        guard v.phase == .playing, !v.isVirtual, v.stream < 0, let plane0 = v.body.plane0, !v.inLoopBody else { return }
         let k = Int(v.position &>> 32)
         guard v.body.frames - k > quantum * 2 else { return }
         prefetch0 = UnsafePointer(plane0 + k)
@@ -70,6 +70,10 @@ extension RenderCore {
     /// the scratch planes, through the filter and then added to the bus.
     @_noLocks
     mutating func renderFrames(_ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int) -> Bool {
+        if voice.pointee.isVirtual {
+            voice.pointee.lowPass.advance(quantum - offset)
+            return advanceVirtual(voice, from: offset)
+        }
         let bus = Int(voice.pointee.bus)
         let (busLeft, busRight) = busPlanes(bus)
         if !busStates[bus].dirty {
@@ -140,6 +144,11 @@ extension RenderCore {
                     voice.pointee.fadeEnd = .nothing
                     voice.pointee.phase = .paused
                     return true
+                case .virtualize:
+                    // Faded out for the voice limit: silent from here, time still moving.
+                    voice.pointee.fadeEnd = .nothing
+                    voice.pointee.isVirtual = true
+                    return end < quantum ? advanceVirtual(voice, from: end) : true
                 case .nothing:
                     break
                 }
