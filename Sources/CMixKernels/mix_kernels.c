@@ -637,7 +637,7 @@ MK_INLINE void lowpass_body(float *L, float *R, int32_t n, float *state, float p
         const float p = p0 + dp * (float)b;
         const int32_t e = b + MK_LOWPASS_BLOCK < n ? b + MK_LOWPASS_BLOCK : n;
         lowpass_tail(L, b, e, state, p);
-        lowpass_tail(R, b, e, state + 2, p);
+        if (R) lowpass_tail(R, b, e, state + 2, p);
     }
 }
 
@@ -652,7 +652,7 @@ MK_INLINE void lowpass_body(float *L, float *R, int32_t n, float *state, float p
         if (dp != 0) c = MAKE(p0 + dp * (float)b);                                                          \
         for (int32_t h = b; h < b + MK_LOWPASS_BLOCK; h += WIDTH) {                                        \
             STORE(L + h, STAGE(STAGE(LOAD(L + h), &c, &c1), &c, &c2));                                      \
-            STORE(R + h, STAGE(STAGE(LOAD(R + h), &c, &d1), &c, &d2));                                      \
+            if (R) STORE(R + h, STAGE(STAGE(LOAD(R + h), &c, &d1), &c, &d2));                               \
         }                                                                                                   \
     }                                                                                                       \
     state[0] = FIRST(c1);                                                                                   \
@@ -662,7 +662,7 @@ MK_INLINE void lowpass_body(float *L, float *R, int32_t n, float *state, float p
     if (full < n) {                                                                                         \
         const float p = p0 + dp * (float)full;                                                              \
         lowpass_tail(L, full, n, state, p);                                                                 \
-        lowpass_tail(R, full, n, state + 2, p);                                                             \
+        if (R) lowpass_tail(R, full, n, state + 2, p);                                                      \
     }
 
 static void lowpass_portable(float *L, float *R, int32_t n, float *state, float p0, float dp) MK_NONBLOCKING {

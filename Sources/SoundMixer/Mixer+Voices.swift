@@ -31,6 +31,9 @@ extension Mixer {
         try Self.check(pitch: p.pitch)
         try Self.check(frames: p.fadeInFrames, "fadeInFrames")
         if let cutoff = p.lowPassHz { try Self.check(cutoffHz: cutoff) }
+        guard (0...100).contains(p.priority) else {
+            throw .invalidParameter("priority = \(p.priority): must be 0…100")
+        }
         let lowPass = p.lowPassHz.map { LowPass.coefficient(cutoffHz: $0, sampleRate: outputFormat.sampleRate) } ?? 0
         var startKind: UInt8 = 0, time: Int64 = 0
         switch p.start {
@@ -70,7 +73,9 @@ extension Mixer {
                 pitch: p.pitch, time: time, slot: UInt32(slot), generation: generation, sound: sound.slot,
                 soundGeneration: sound.generation, gains: Self.gains(volume: p.volume, pan: p.pan),
                 fadeInFrames: Int32(p.fadeInFrames), lowPass: lowPass, bus: Int16(busIndex), stream: Int16(stream),
-                startKind: startKind, loop: p.loop, quality: (p.quality ?? entry.quality).rawValue)
+                flags: startKind | (p.loop ? VoiceStartCommand.loopFlag : 0)
+                    | (p.whenInaudible == .resume ? VoiceStartCommand.resumeFlag : 0),
+                priority: UInt8(p.priority), quality: (p.quality ?? entry.quality).rawValue)
             do throws(SoundEngineError) {
                 try push(.start(command))
             } catch {

@@ -183,6 +183,8 @@ package final class Mixer: @unchecked Sendable {
         s.eventsPosted = a.pointee.eventsPosted.load(ordering: .relaxed)
         s.eventsDropped = a.pointee.eventsDropped.load(ordering: .relaxed)
         s.voiceEndsDeferred = a.pointee.voiceEndsDeferred.load(ordering: .relaxed)
+        s.virtualVoices = a.pointee.virtualVoices.load(ordering: .relaxed)
+        s.voicesKilledByLimit = a.pointee.voicesKilledByLimit.load(ordering: .relaxed)
         s.kernels = kernelName
         return s
     }

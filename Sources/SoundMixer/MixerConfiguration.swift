@@ -8,7 +8,7 @@ public import SoundCore
 /// Defaults: 48 kHz, 512-frame quanta, 256 voices, 32 buses, 512 sounds,
 /// 64 KiB of command queue, 1024 events, 8 streams of 32768 frames, a
 /// 2048-frame metering window, 64-frame de-click ramps, no limiter, the
-/// fastest kernels the CPU supports.
+/// fastest kernels the CPU supports, no voice limit below `maxVoices`.
 public struct MixerConfiguration: Sendable, Hashable {
     /// Frames per second of the mix, 8000…384000. ``Mixer/setOutputFormat(_:)``
     /// may change it to the rate the server granted.
@@ -47,14 +47,26 @@ public struct MixerConfiguration: Sendable, Hashable {
     public var limiter: Bool = false
     /// Which kernel set mixes.
     public var kernels: KernelSelection = .automatic
+    /// Voices mixed at once, 1…``maxVoices`` (default: `maxVoices`, no
+    /// limit). Beyond it the lowest-priority voices
+    /// (``VoiceParameters/priority``) are killed or made virtual
+    /// (``VoiceParameters/whenInaudible``). Follows `maxVoices` until set.
+    public var maxAudibleVoices: Int {
+        get { audibleLimit ?? maxVoices }
+        set { audibleLimit = newValue }
+    }
+    /// `maxAudibleVoices` when set; `nil` = `maxVoices`.
+    private var audibleLimit: Int?
 
     /// Creates a configuration; every argument has the default described on the type.
     public init(
         sampleRate: Int = 48_000, quantumFrames: Int = 512, maxVoices: Int = 256, maxBuses: Int = 32,
         maxSounds: Int = 512, commandQueueBytes: Int = 65_536, eventQueueCapacity: Int = 1024,
         maxStreams: Int = 8, streamBufferFrames: Int = 32_768, meterWindowFrames: Int = 2048,
-        declickFrames: Int = 64, limiter: Bool = false, kernels: KernelSelection = .automatic
+        declickFrames: Int = 64, limiter: Bool = false, kernels: KernelSelection = .automatic,
+        maxAudibleVoices: Int? = nil
     ) {
+        self.audibleLimit = maxAudibleVoices
         self.sampleRate = sampleRate
         self.quantumFrames = quantumFrames
         self.maxVoices = maxVoices
@@ -93,6 +105,9 @@ public struct MixerConfiguration: Sendable, Hashable {
         try check(
             (64...(1 << 20)).contains(meterWindowFrames), "meterWindowFrames", meterWindowFrames, "must be 64…1048576")
         try check((0...4096).contains(declickFrames), "declickFrames", declickFrames, "must be 0…4096")
+        try check(
+            (1...maxVoices).contains(maxAudibleVoices), "maxAudibleVoices", maxAudibleVoices,
+            "must be 1…maxVoices (\(maxVoices))")
         if !kernels.isSupported {
             throw .invalidParameter("MixerConfiguration.kernels = \(kernels): this CPU cannot run that kernel set")
         }

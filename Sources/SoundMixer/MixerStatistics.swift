@@ -28,6 +28,12 @@ public struct MixerStatistics: Sendable, Hashable {
     /// Voice ends that found the event queue full and were reported by a
     /// sweep of the voice slots instead (still exactly once each).
     public var voiceEndsDeferred: UInt64 = 0
+    /// Voices not mixed because of ``MixerConfiguration/maxAudibleVoices``
+    /// (virtual, or fading out to become so), as of the last quantum.
+    public var virtualVoices: Int = 0
+    /// Voices ended because the voice limit left them out (``VoiceLimitBehavior/kill``,
+    /// and streamed voices).
+    public var voicesKilledByLimit: UInt64 = 0
     /// Name of the kernel set in use: "avx512", "avx2+fma" or "portable".
     public var kernels: String = ""
 

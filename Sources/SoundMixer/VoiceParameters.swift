@@ -2,7 +2,7 @@
 /// besides the sound and the bus. Defaults: unity volume, centre, original
 /// pitch, no loop, no fade, starting at the next render quantum, the sound's
 /// own interpolation quality (chosen when it was loaded; linear unless said),
-/// no low-pass filter.
+/// no low-pass filter, priority 50, killed when the voice limit leaves it out.
 public struct VoiceParameters: Sendable, Hashable {
     /// Linear gain, 0…16 (1 = unchanged).
     public var volume: Float
@@ -30,13 +30,23 @@ public struct VoiceParameters: Sendable, Hashable {
     /// the cutoff; see ``Mixer/setLowPass(_:cutoffHz:rampFrames:)``); a voice
     /// without one costs nothing extra.
     public var lowPassHz: Float?
+    /// Importance of the voice, 0…100 (default 50), when more voices play
+    /// than ``MixerConfiguration/maxAudibleVoices``: the lowest-priority ones
+    /// are not mixed (ties: the quietest volume × pan gain, then the newest).
+    public var priority: Int
+    /// What happens to the voice when the voice limit leaves it out:
+    /// ``VoiceLimitBehavior/kill`` (the default) or ``VoiceLimitBehavior/resume``.
+    public var whenInaudible: VoiceLimitBehavior
 
     /// Creates parameters; every argument has the default described on the type.
     public init(
         volume: Float = 1, pan: Float = 0, pitch: Double = 1, loop: Bool = false, fadeInFrames: Int = 0,
-        start: VoiceStart = .immediately, quality: ResamplerQuality? = nil, lowPassHz: Float? = nil
+        start: VoiceStart = .immediately, quality: ResamplerQuality? = nil, lowPassHz: Float? = nil,
+        priority: Int = 50, whenInaudible: VoiceLimitBehavior = .kill
     ) {
         self.lowPassHz = lowPassHz
+        self.priority = priority
+        self.whenInaudible = whenInaudible
         self.volume = volume
         self.pan = pan
         self.pitch = pitch
@@ -56,4 +66,18 @@ public enum VoiceStart: Sendable, Hashable {
     /// At this frame of the mixer's clock (``Mixer/renderedFrames`` counts
     /// frames of rendered quanta). A time already past starts at the next quantum.
     case atFrame(Int64)
+}
+
+/// What the mixer does with a voice that ranks below the
+/// ``MixerConfiguration/maxAudibleVoices`` most important ones
+/// (``VoiceParameters/priority``).
+public enum VoiceLimitBehavior: Sendable, Hashable {
+    /// The voice ends (fading out over the de-click if it was heard) and its
+    /// ``MixerEvent/voiceEnded(_:_:)`` is reported.
+    case kill
+    /// The voice becomes virtual: it is not mixed, but its position keeps
+    /// moving with time (a loop wraps, a one-shot ends when it runs out),
+    /// and it fades back in, in sync, when it ranks among the audible again.
+    /// A streamed voice is killed instead.
+    case resume
 }

@@ -48,6 +48,7 @@ struct AllocationTests {
         #expect(swiftAllocationsAreCounted(), "the counter must see Swift's allocations on an armed thread too")
         let mixer = try makeMixer {
             $0.maxVoices = 48
+            $0.maxAudibleVoices = 5  // the voice limit ranks, kills and virtualises all along
             $0.maxStreams = 4
             $0.streamBufferFrames = 4096
             $0.limiter = true
@@ -62,7 +63,7 @@ struct AllocationTests {
         // Music that streams through the whole run (the voices the loop below
         // starts are often stopped before their ring is ready): pre-filled
         // before the render thread starts, so it plays at least that much.
-        let music = try mixer.play(stream, VoiceParameters(volume: 0.5, loop: true))
+        let music = try mixer.play(stream, VoiceParameters(volume: 0.5, loop: true, priority: 100))  // never limited
         #expect(waitUntil { mixer.streamProgress(music)?.ready == true })
 
         let quantaToRender = 6000
@@ -90,8 +91,8 @@ struct AllocationTests {
             switch round % 6 {
             case 0:
                 let filter: Float? = round % 12 == 0 ? 900 : nil  // half of them on the filtered path
-                if let v = try? mixer.play(shortSound, on: bus, VoiceParameters(pitch: 1.3, lowPassHz: filter)) { voices.append(v) }
-            case 1: if let v = try? mixer.play(loopSound, VoiceParameters(pitch: 0.8, loop: true, quality: .sinc)) { voices.append(v) }
+                if let v = try? mixer.play(shortSound, on: bus, VoiceParameters(pitch: 1.3, lowPassHz: filter, priority: round % 100, whenInaudible: round % 4 == 0 ? .resume : .kill)) { voices.append(v) }
+            case 1: if let v = try? mixer.play(loopSound, VoiceParameters(pitch: 0.8, loop: true, quality: .sinc, priority: round % 97, whenInaudible: .resume)) { voices.append(v) }
             case 2: if let v = try? mixer.play(stream, VoiceParameters(loop: true, quality: .cubic)) { voices.append(v) }
             case 3: if let v = voices.popLast() { try? mixer.stop(v, fadeOutFrames: 300) }
             case 4: try? mixer.setBusVolume(bus, Float(round % 4) / 3, rampFrames: 500)
@@ -113,6 +114,7 @@ struct AllocationTests {
         #expect(se_alloc_counter_frees(slot) == 0)
         let s = mixer.statistics
         #expect(s.quantaRendered > 4000 && s.commandsProcessed > 500)
+        #expect(s.voicesKilledByLimit > 0, "the voice limit was exercised")
         // The render thread read the stream while it was watched: at least the
         // pre-filled half ring (less the 32-frame margin) was played.
         #expect(s.streamedFrames >= 2048 - 32, "streamed \(s.streamedFrames) frames")

@@ -146,7 +146,8 @@ void mk_write_int16(const mk_kernel_table *table, const float *left, const float
 /// s1, s2). The coefficient is constant over each block of 16 frames:
 /// `coefficient + coefficient_step · b` for the block starting at frame `b`
 /// (a ramp moves in steps of 16 frames, the same in every kernel set).
-/// `p = 0` passes the signal through unchanged.
+/// `p = 0` passes the signal through unchanged. `right` may be NULL: one
+/// plane (a mono source filtered before its pan), with state s1, s2.
 void mk_lowpass(const mk_kernel_table *table, float *left, float *right, int32_t frames, float *state,
                 float coefficient, float coefficient_step) MK_NONBLOCKING;
 

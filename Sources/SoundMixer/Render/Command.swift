@@ -61,8 +61,15 @@ struct VoiceStartCommand: BitwiseCopyable {
     var bus: Int16
     /// Stream slot for a streamed sound (< `maxStreams` ≤ 256), -1 for an in-memory one.
     var stream: Int16
-    /// `VoiceStart` flattened: 0 = next quantum, 1 = `time` frames into it, 2 = at mixer frame `time`.
-    var startKind: UInt8
-    var loop: Bool
+    /// Bits 0–1: `VoiceStart` flattened (0 = next quantum, 1 = `time`
+    /// frames into it, 2 = at mixer frame `time`); bit 2: loop; bit 3:
+    /// virtual rather than killed when the voice limit leaves it out.
+    var flags: UInt8
+    /// Voice-limit priority, 0…100.
+    var priority: UInt8
     var quality: UInt8
+
+    // Computed, not stored: a static stored property is lazily initialised (not allowed on the render path).
+    static var loopFlag: UInt8 { @_noLocks @inline(__always) get { 4 } }
+    static var resumeFlag: UInt8 { @_noLocks @inline(__always) get { 8 } }
 }

@@ -78,10 +78,11 @@ extension RenderCore {
         }
     }
 
-    /// Low-pass filters `frames` frames of both planes in place (`mk_lowpass`).
+    /// Low-pass filters `frames` frames of both planes (or only `left`, when
+    /// `right` is `nil`) in place (`mk_lowpass`).
     @_noLocks @inline(__always)
     func lowPass(
-        _ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ frames: Int,
+        _ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>?, _ frames: Int,
         state: UnsafeMutablePointer<Float>, coefficient: Float, step: Float
     ) {
         let kernels = self.kernels

@@ -72,7 +72,11 @@ extension RenderCore {
         v.soundGeneration = command.soundGeneration
         v.bus = Int(command.bus) < maxBuses && command.bus >= 0 ? Int32(command.bus) : 0
         v.stream = Int32(command.stream)
-        v.looping = command.loop
+        v.looping = command.flags & VoiceStartCommand.loopFlag != 0
+        v.resumeWhenInaudible = command.flags & VoiceStartCommand.resumeFlag != 0
+        v.priority = command.priority
+        startSerial &+= 1
+        v.serial = startSerial
         v.quality = command.quality
         v.pitch = command.pitch
         v.target = command.gains
@@ -80,7 +84,7 @@ extension RenderCore {
         v.fade.start(to: 1, over: Int(command.fadeInFrames))
         v.lowPass = GainRamp(command.lowPass)
         clearFilterState(slot)
-        switch command.startKind {
+        switch command.flags & 3 {
         case 1: v.startTime = clock + max(0, command.time)
         case 2: v.startTime = max(clock, command.time)
         default: v.startTime = clock
@@ -136,7 +140,7 @@ extension RenderCore {
             endVoice(Int(voice - voices))
         case .playing:
             let frames = max(fadeFrames, declickFrames)
-            if frames == 0 || voice.pointee.fade.value == 0 {
+            if frames == 0 || voice.pointee.fade.value == 0 || voice.pointee.isVirtual {
                 endVoice(Int(voice - voices))
             } else {
                 voice.pointee.fade.start(to: 0, over: frames)
@@ -148,6 +152,16 @@ extension RenderCore {
     @_noLocks
     mutating func pause(_ voice: UnsafeMutablePointer<RenderVoice>, fadeFrames: Int) {
         guard voice.pointee.fadeEnd != .stop else { return }
+        if voice.pointee.isVirtual || voice.pointee.fadeEnd == .virtualize {
+            // Silent already (or on its way): paused at once, position held.
+            voice.pointee.isVirtual = false
+            voice.pointee.fadeEnd = .nothing
+            if voice.pointee.phase == .playing || voice.pointee.phase == .scheduled {
+                voice.pointee.fade = GainRamp(0)
+                voice.pointee.phase = .paused
+            }
+            return
+        }
         switch voice.pointee.phase {
         case .playing:
             let frames = max(fadeFrames, declickFrames)
@@ -166,6 +180,7 @@ extension RenderCore {
     mutating func resume(_ voice: UnsafeMutablePointer<RenderVoice>, fadeFrames: Int) {
         let v = voice.pointee
         guard v.phase == .paused || (v.phase == .playing && v.fadeEnd == .pause) else { return }
+        // The voice limit ranks it again before the next quantum mixes.
         voice.pointee.phase = .playing
         voice.pointee.fadeEnd = .nothing
         voice.pointee.fade.start(to: 1, over: max(fadeFrames, declickFrames))

@@ -35,7 +35,7 @@ extension RenderCore {
         let v = voices[slot]
         prefetch0 = nil
         prefetch1 = nil
-        guard v.phase == .playing, v.stream < 0, let plane0 = v.body.plane0, !v.inLoopBody else { return }
+        guard v.phase == .playing, !v.isVirtual, v.stream < 0, let plane0 = v.body.plane0, !v.inLoopBody else { return }
         let k = Int(v.position &>> 32)
         guard v.body.frames - k > quantum * 2 else { return }
         prefetch0 = UnsafePointer(plane0 + k)
@@ -70,6 +70,10 @@ extension RenderCore {
     /// the scratch planes, through the filter and then added to the bus.
     @_noLocks
     mutating func renderFrames(_ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int) -> Bool {
+        if voice.pointee.isVirtual {
+            voice.pointee.lowPass.advance(quantum - offset)
+            return advanceVirtual(voice, from: offset)
+        }
         let bus = Int(voice.pointee.bus)
         let (busLeft, busRight) = busPlanes(bus)
         if !busStates[bus].dirty {
@@ -80,18 +84,69 @@ extension RenderCore {
         let n = quantum - offset
         let left = voiceScratch + offset, right = voiceScratch + quantum + offset
         clear(left, right, n)
+        // A mono source is filtered before its pan: one filter chain instead
+        // of two (the filter is linear, so the steady-state response is the
+        // same; volume/pan ramps apply after it rather than before).
+        let mono = voice.pointee.body.planes == 1
+        let gains = (voice.pointee.left, voice.pointee.right)
+        if mono {
+            // Mix the source × fade alone into the left scratch plane.
+            voice.pointee.left = GainRamp(1)
+            voice.pointee.right = GainRamp(0)
+        }
         let alive = renderRuns(voice, from: offset, into: voiceScratch, voiceScratch + quantum)
         // The coefficient ramps (in 16-frame steps) until its ramp ends, then holds.
         let state = filterStates + 4 * Int(voice - voices)
         let ramp = voice.pointee.lowPass
         let ramped = min(n, ramp.framesLeft)
-        if ramped > 0 { lowPass(left, right, ramped, state: state, coefficient: ramp.value, step: ramp.step) }
+        let filteredRight: UnsafeMutablePointer<Float>? = mono ? nil : right
+        if ramped > 0 { lowPass(left, filteredRight, ramped, state: state, coefficient: ramp.value, step: ramp.step) }
         if ramped < n {
-            lowPass(left + ramped, right + ramped, n - ramped, state: state, coefficient: ramp.value(after: ramped), step: 0)
+            lowPass(
+                left + ramped, filteredRight.map { $0 + ramped }, n - ramped, state: state,
+                coefficient: ramp.value(after: ramped), step: 0)
         }
         voice.pointee.lowPass.advance(n)
-        accumulate(left, right, into: busLeft + offset, busRight + offset, n)
+        if mono {
+            panAdd(left, from: offset, gains: gains, into: busLeft, busRight)
+            voice.pointee.left = gains.0
+            voice.pointee.right = gains.1
+            voice.pointee.left.advance(n)
+            voice.pointee.right.advance(n)
+        } else {
+            accumulate(left, right, into: busLeft + offset, busRight + offset, n)
+        }
         return alive
+    }
+
+    /// Adds the filtered mono signal `source` (frames `offset..<quantum`,
+    /// starting at `source`) to the bus planes with the voice's left/right
+    /// gain ramps as they stood at `offset`, split where a ramp ends. Uses
+    /// the linear mix kernel at a step of exactly one frame and fraction 0,
+    /// which reads `source[k]` unchanged (the sample after the last is
+    /// readable: the right scratch plane follows).
+    @_noLocks
+    mutating func panAdd(
+        _ source: UnsafeMutablePointer<Float>, from offset: Int, gains: (GainRamp, GainRamp),
+        into busLeft: UnsafeMutablePointer<Float>, _ busRight: UnsafeMutablePointer<Float>
+    ) {
+        var (l, r) = gains
+        var t = offset
+        while t < quantum {
+            var end = quantum
+            if l.framesLeft > 0 { end = min(end, t + l.framesLeft) }
+            if r.framesLeft > 0 { end = min(end, t + r.framesLeft) }
+            let n = end - t
+            let l0 = l.value, r0 = r.value
+            let l1 = l.value(after: n), r1 = r.value(after: n)
+            var segment = mk_segment(
+                source: (UnsafePointer(source + (t - offset)), nil), position: 0, step: 1 &<< 32, gain: (l0, r0),
+                gain_step: ((l1 - l0) / Float(n), (r1 - r0) / Float(n)), prefetch: (nil, nil))
+            mix(0, &segment, busLeft + t, busRight + t, n)
+            l.advance(n)
+            r.advance(n)
+            t = end
+        }
     }
 
     /// Mixes frames `offset..<quantum` of a playing voice into the planes
@@ -140,6 +195,11 @@ extension RenderCore {
                     voice.pointee.fadeEnd = .nothing
                     voice.pointee.phase = .paused
                     return true
+                case .virtualize:
+                    // Faded out for the voice limit: silent from here, time still moving.
+                    voice.pointee.fadeEnd = .nothing
+                    voice.pointee.isVirtual = true
+                    return end < quantum ? advanceVirtual(voice, from: end) : true
                 case .nothing:
                     break
                 }

@@ -39,6 +39,17 @@ struct RenderCore {
     /// plane of `quantum` frames, 64-byte aligned (render).
     let voiceScratch: UnsafeMutablePointer<Float>
 
+    // MARK: Voice limit (render)
+    /// `MixerConfiguration.maxAudibleVoices`.
+    let maxAudible: Int
+    /// Ranking scratch, `maxVoices` entries (``RenderCore/applyVoiceLimit()``).
+    let rankScratch: UnsafeMutablePointer<RankEntry>
+    /// Whether the last quantum was over the limit or had virtual voices:
+    /// the limit is checked again even if few voices are active.
+    var limitEngaged = false
+    /// Voices started so far (each voice's `serial`).
+    var startSerial: UInt64 = 0
+
     // MARK: Sounds
     /// Sound table (control).
     let sounds: UnsafeMutablePointer<SoundBody>
@@ -138,6 +149,7 @@ extension RenderCore {
                 voices: table(c.maxVoices, RenderVoice()), active: table(c.maxVoices, Int32(0)),
                 voiceEnded: atomics(c.maxVoices), filterStates: table(4 * c.maxVoices, Float(0)),
                 voiceScratch: voiceScratch,
+                maxAudible: c.maxAudibleVoices, rankScratch: table(c.maxVoices, RankEntry()),
                 sounds: table(c.maxSounds, SoundBody.empty), soundVoices: table(c.maxSounds, Int32(0)),
                 soundUnloading: table(c.maxSounds, UInt32(0)), soundReleased: atomics(c.maxSounds),
                 streams: streams, maxStreams: c.maxStreams,
@@ -161,6 +173,7 @@ extension RenderCore {
         c.voiceEnded.deallocate()
         c.filterStates.deallocate()
         UnsafeMutableRawPointer(c.voiceScratch).deallocate()  // allocated raw, 64-byte aligned
+        c.rankScratch.deallocate()
         c.sounds.deallocate()
         c.soundVoices.deallocate()
         c.soundUnloading.deallocate()

@@ -73,6 +73,11 @@ extension RenderCore {
             if voices[slot].fadeEnd == .stop {
                 endVoice(slot)  // the last active voice moved into index i
             } else {
+                if voices[slot].fadeEnd == .virtualize {  // faded out for the voice limit: virtual now
+                    voices[slot].fadeEnd = .nothing
+                    voices[slot].isVirtual = true
+                    voices[slot].fade = GainRamp(0)
+                }
                 i += 1
             }
         }
@@ -85,6 +90,7 @@ extension RenderCore {
     mutating func renderQuantum() {
         applyCommands()
         takePublishedPlan()
+        if maxAudible < maxVoices && (activeCount > maxAudible || limitEngaged) { applyVoiceLimit() }
         let prefetchDistance = 5
         var i = 0
         while i < activeCount {

@@ -25,6 +25,8 @@ struct RenderVoice: BitwiseCopyable {
         case nothing
         case stop
         case pause
+        /// The voice limit left the voice out: it becomes virtual (``RenderVoice/isVirtual``).
+        case virtualize
 
         @_noLocks @inline(__always) static func == (a: FadeEnd, b: FadeEnd) -> Bool { a.rawValue == b.rawValue }
         @_noLocks @inline(__always) static func != (a: FadeEnd, b: FadeEnd) -> Bool { a.rawValue != b.rawValue }
@@ -35,6 +37,12 @@ struct RenderVoice: BitwiseCopyable {
     var looping = false
     var starving = false
     var inLoopBody = false
+    /// Not mixed (the voice limit left it out); its position still advances.
+    var isVirtual = false
+    /// Made virtual rather than killed when the voice limit leaves it out.
+    var resumeWhenInaudible = false
+    /// Voice-limit priority, 0…100.
+    var priority: UInt8 = 50
     var quality: UInt8 = 0
     var generation: UInt32 = 0
     var sound: UInt32 = 0
@@ -44,6 +52,8 @@ struct RenderVoice: BitwiseCopyable {
     var stream: Int32 = -1
     /// Index of this voice in the active list.
     var activeIndex: Int32 = 0
+    /// Order of starting (voice-limit ties: the newest loses).
+    var serial: UInt64 = 0
 
     /// The source: a copy of the sound's body (or the stream's geometry).
     var body = SoundBody()

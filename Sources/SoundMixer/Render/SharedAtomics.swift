@@ -25,6 +25,9 @@ struct SharedAtomics: ~Copyable {
     /// sweeps those slots when this count moves (render increments with
     /// release; `drainEvents` loads with acquire).
     let voiceEndsDeferred = Atomic<UInt64>(0)
+    /// Voices the voice limit keeps from being mixed (render writes).
+    let virtualVoices = Atomic<Int>(0)
+    let voicesKilledByLimit = Atomic<UInt64>(0)
     /// Set while a render call runs; a second, overlapping call writes silence.
     let rendering = Atomic<Bool>(false)
     /// The output format, packed by ``OutputFormatWord``.
