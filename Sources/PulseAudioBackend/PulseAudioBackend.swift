@@ -33,8 +33,8 @@ package final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
         var reconnects: UInt64 = 0
     }
 
-    private let link = Mutex(Link())
-    private let closedStatistics = Mutex(BackendStatistics())
+    private let link = ControlLock(Link())
+    private let closedStatistics = ControlLock(BackendStatistics())
     /// Captured input, from the record stream's read callback to `readCapture`.
     private let captureRing: UnsafeMutablePointer<CaptureRing>
 

@@ -23,7 +23,7 @@ public final class OfflineBackend: AudioBackend {
         var performed: [SessionAction] = []
     }
 
-    private let state = Mutex(State())
+    private let state = ControlLock(State())
 
     /// What `open` grants: the requested format unless overridden here.
     private let grantedFormatOverride: StreamFormat?

@@ -27,7 +27,7 @@ final class EventDispatcher: @unchecked Sendable {
         var stopping = false
     }
 
-    private let inbox = Mutex(Inbox())
+    private let inbox = ControlLock(Inbox())
     private let wake = DispatchSemaphore(value: 0)
     private struct Subscribers {
         var continuations: [UInt64: AsyncStream<SessionEvent>.Continuation] = [:]
@@ -35,7 +35,7 @@ final class EventDispatcher: @unchecked Sendable {
         var lastState: EngineState?
         var finished = false
     }
-    private let subscribers = Mutex(Subscribers())
+    private let subscribers = ControlLock(Subscribers())
     private let nextSubscriber = Atomic<UInt64>(0)
     private var threadID: pthread_t?
     /// Set by the thread when it returns; `stop` joins it (pthread_join), so

@@ -46,7 +46,7 @@ public enum SoundEngine {
     /// well under a second) before giving up.
     private static let terminateWait: Duration = .seconds(5)
 
-    private static let shared = Mutex<Slot>(.empty)
+    private static let shared = ControlLock<Slot>(.empty)
     /// The process-wide event stream's subscribers; outlives every engine.
     private static let hub = EventHub()
 
@@ -244,7 +244,7 @@ public enum SoundEngine {
 
 /// The façade's subscribers: fed by every engine the façade creates.
 private final class EventHub: Sendable {
-    private let continuations = Mutex<[UInt64: AsyncStream<SessionEvent>.Continuation]>([:])
+    private let continuations = ControlLock<[UInt64: AsyncStream<SessionEvent>.Continuation]>([:])
     private let next = Atomic<UInt64>(0)
 
     func subscribe(current state: EngineState?) -> AsyncStream<SessionEvent> {

@@ -41,21 +41,21 @@ public final class SoundEngineInstance: Sendable {
     /// Banks, game objects and events (Content/).
     let content: ContentEngine
     /// Game callbacks for voices and bus meters, looked up by the event thread.
-    let callbacks = Mutex(PlaybackCallbacks())
+    let callbacks = ControlLock(PlaybackCallbacks())
     /// The serial control path: held by every operation that consults the
     /// policy or changes the streams; never by the render thread, never while
     /// a game callback runs.
-    let control: Mutex<Control>
+    let control: ControlLock<Control>
     /// What the getters read; updated at the end of every control operation.
-    let published: Mutex<SessionSnapshot>
+    let published: ControlLock<SessionSnapshot>
     /// Held for the whole of ``terminate()``; true once it has run.
-    private let teardown = Mutex(false)
+    private let teardown = ControlLock(false)
     /// Whether the stream is corked because nothing played for
     /// ``PlatformInitSettings/idleCorkTimeout`` (SoundEngineInstance+Idle).
     let idleCorked = Atomic(false)
     /// Since when no voice has been playing, while running and uncorked (the
     /// event thread's idle bookkeeping).
-    let idleSince = Mutex<ContinuousClock.Instant?>(nil)
+    let idleSince = ControlLock<ContinuousClock.Instant?>(nil)
     let log: any SoundLogger
     /// Also told every event, after the instance's own subscribers.
     let forward: (@Sendable (SessionEvent) -> Void)?
@@ -172,8 +172,8 @@ public final class SoundEngineInstance: Sendable {
         }
         // Wwise activates the session at init; the policy applies it once connected.
         _ = try? policy.handle(.request(.setActive(true, options: [])))
-        control = Mutex(Control(policy: policy, granted: granted, streamProperties: properties))
-        published = Mutex(SessionSnapshot(policy: policy, granted: granted, state: .paused(.notConnected)))
+        control = ControlLock(Control(policy: policy, granted: granted, streamProperties: properties))
+        published = ControlLock(SessionSnapshot(policy: policy, granted: granted, state: .paused(.notConnected)))
         audioSession.owner.value = self
         owner.value = self
         dispatcher.start()

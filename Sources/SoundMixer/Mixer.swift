@@ -36,9 +36,9 @@ package final class Mixer: @unchecked Sendable {
     public let configuration: MixerConfiguration
 
     let core: UnsafeMutablePointer<RenderCore>
-    let control: Mutex<ControlState>
+    let control: ControlLock<ControlState>
     /// Serialises the consumers of the event ring.
-    let drain = Mutex(())
+    let drain = ControlLock(())
     let streamer: Streamer
 
     /// Creates a mixer and preallocates everything it will use: voices,
@@ -50,7 +50,7 @@ package final class Mixer: @unchecked Sendable {
         self.configuration = configuration
         let slots = configuration.commandQueueBytes / Self.commandSlotBytes
         core = RenderCore.make(configuration, commandSlots: slots)
-        control = Mutex(ControlState(configuration))
+        control = ControlLock(ControlState(configuration))
         streamer = Streamer(core: core)
     }
 

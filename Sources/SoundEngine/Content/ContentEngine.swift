@@ -16,10 +16,10 @@ import Synchronization
 /// state transitions, fades, ducking) run on `timers`, a private serial
 /// queue on the monotonic clock. Nothing here waits for the render thread.
 final class ContentEngine: Sendable {
-    let state = Mutex(ContentState())
+    let state = ControlLock(ContentState())
     /// Serialises bank loads and unloads, so decoding (slow, outside `state`)
     /// cannot interleave with another bank change.
-    let bankChanges = Mutex(())
+    let bankChanges = ControlLock(())
     let timers = DispatchQueue(label: "SoundEngine-content")
     let mixer: Mixer
     let owner: WeakBox<SoundEngineInstance>

@@ -11,8 +11,8 @@ enum ContentVoices {
             volume: mix.volume, pan: mix.pan, pitch: mix.pitch, loop: sound.loop, fadeInFrames: fadeInFrames,
             start: start)
         p.lowPassHz = mix.lowPassHz
-        // VOICE LIMIT (mixer3d2 branch): p.priority = sound.priority;
-        // p.whenInaudible = sound.virtualBehavior == .resume ? .resume : .kill
+        p.priority = sound.priority
+        p.whenInaudible = sound.virtualBehavior == .resume ? .resume : .kill
         return p
     }
 }

@@ -28,7 +28,7 @@ final class Streamer: @unchecked Sendable {
         var thread: pthread_t?
     }
 
-    private let state = Mutex(State())
+    private let state = ControlLock(State())
     private let wakeup = Wakeup()
     private let core: UnsafeMutablePointer<RenderCore>
     /// Frames read per source call.
