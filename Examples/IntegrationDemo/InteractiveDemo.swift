@@ -6,6 +6,7 @@ import SoundEngine
 /// are printed as they happen.
 struct InteractiveDemo {
     let options: DemoOptions
+    let banks: DemoBanks
 
     func say(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
