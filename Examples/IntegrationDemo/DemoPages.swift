@@ -122,6 +122,12 @@ extension InteractiveDemo {
         report { try SoundEngine.postEvent(event, on: object) }
     }
 
+    /// Flips `flag` and posts `start` when it turns on, `stop` when it turns off.
+    func toggle(_ flag: inout Bool, _ start: String, _ stop: String, on object: GameObjectID) {
+        flag.toggle()
+        post(flag ? start : stop, on: object)
+    }
+
     func footstepsPage() {
         var model = FootstepsModel()
         var walker: Task<Void, Never>?
@@ -169,9 +175,7 @@ extension InteractiveDemo {
                 """)
             guard let key = ask("rpm> ") else { return }
             switch key {
-            case "e":
-                model.running.toggle()
-                post(model.running ? "Play_Engine" : "Stop_Engine", on: PageObject.car)
+            case "e": toggle(&model.running, "Play_Engine", "Stop_Engine", on: PageObject.car)
             case "+", "=", "-":
                 let value = model.change(by: key == "-" ? -1 : 1)
                 report {
@@ -236,9 +240,7 @@ extension InteractiveDemo {
                 """)
             guard let key = ask("music> ") else { return }
             switch key {
-            case "m":
-                model.musicPlaying.toggle()
-                post(model.musicPlaying ? "Play_Music" : "Stop_Music", on: PageObject.player)
+            case "m": toggle(&model.musicPlaying, "Play_Music", "Stop_Music", on: PageObject.player)
             case "d": post("Play_Dialogue", on: PageObject.player)
             case "x": report { try engine.muteBackgroundMusic(!engine.isBackgroundMusicMuted) }
             case "0", "q": return
