@@ -18,7 +18,15 @@ enum DemoCommand: Sendable {
     case stopAll(fadeOut: Duration)
     case muteBackgroundMusic(Bool)
     case route
-    case postEvent(event: String, gameObject: JSONValue?)
+    /// `gameObject` nil: the default game object (``DemoBanks/defaultGameObject``).
+    case postEvent(event: String, gameObject: GameObjectID?)
+    case stopPlayingID(PlayingID, fadeOut: Duration)
+    case setRTPC(name: String, value: Double, gameObject: GameObjectID?, interpolation: Duration)
+    case setState(group: String, state: String)
+    case setSwitch(group: String, value: String, gameObject: GameObjectID?)
+    case setPosition(GameObjectID?, Vector3)
+    case registerGameObject(GameObjectID, name: String?)
+    case loadBank(file: String)
     case quit
 
     /// Every command and the fields it takes besides `cmd` and `id`, in the documented order.
@@ -35,11 +43,20 @@ enum DemoCommand: Sendable {
         "muteBackgroundMusic": ["mute"],
         "route": [],
         "postEvent": ["event", "gameObject"],
+        "stopPlayingID": ["playingID", "fadeOut"],
+        "setRTPC": ["name", "value", "gameObject", "interpolation"],
+        "setState": ["group", "state"],
+        "setSwitch": ["group", "value", "gameObject"],
+        "setPosition": ["gameObject", "x", "y", "z"],
+        "registerGameObject": ["gameObject", "name"],
+        "loadBank": ["file"],
         "quit": [],
     ]
 
-    /// The longest `stopAll` fade accepted, in seconds.
+    /// The longest `stopAll` / `stopPlayingID` fade accepted, in seconds.
     static let maxFadeOut = 60.0
+    /// The longest `setRTPC` interpolation accepted, in seconds.
+    static let maxInterpolation = 3600.0
 }
 
 /// The two buses the headless demo creates under master at start.
@@ -198,20 +215,74 @@ private struct Fields {
         case "route":
             return .route
         case "postEvent":
-            guard let event = try string("event", "an event name") else { throw missing("event", "an event name") }
-            if let gameObject = object["gameObject"] {
-                switch gameObject {
-                case .string, .number: break
-                default: throw bad("gameObject", "a game object ID (a number or a string)", got: gameObject)
-                }
+            return .postEvent(event: try requiredString("event", "an event name"), gameObject: try gameObject())
+        case "stopPlayingID":
+            guard let value = object["playingID"] else { throw missing("playingID", "a playing ID from postEvent's result") }
+            guard case .number(let text) = value, let id = UInt32(text) else {
+                throw bad("playingID", "a playing ID (a whole number from 1 to 4294967295)", got: value)
             }
-            return .postEvent(event: event, gameObject: object["gameObject"])
+            return .stopPlayingID(PlayingID(rawValue: id), fadeOut: try fadeOut())
+        case "setRTPC":
+            let name = try requiredString("name", "an RTPC name")
+            guard let value = try number("value") else { throw missing("value", "a number") }
+            let seconds = try number("interpolation") ?? 0
+            guard seconds <= DemoCommand.maxInterpolation else {
+                throw bad("interpolation", "seconds, at most \(Int(DemoCommand.maxInterpolation))", got: object["interpolation"]!)
+            }
+            // A negative interpolation goes to the engine, which refuses it (invalidParameter).
+            return .setRTPC(name: name, value: value, gameObject: try gameObject(),
+                            interpolation: .nanoseconds(Int64((seconds * 1e9).rounded())))
+        case "setState":
+            return .setState(group: try requiredString("group", "a state group name"),
+                             state: try requiredString("state", "a state name"))
+        case "setSwitch":
+            return .setSwitch(group: try requiredString("group", "a switch group name"),
+                              value: try requiredString("value", "a switch value name"), gameObject: try gameObject())
+        case "setPosition":
+            var xyz: [Float] = []
+            for key in ["x", "y", "z"] {
+                guard let v = try number(key) else { throw missing(key, "a number") }
+                xyz.append(Float(v))
+            }
+            return .setPosition(try gameObject(), Vector3(x: xyz[0], y: xyz[1], z: xyz[2]))
+        case "registerGameObject":
+            guard let id = try gameObject() else { throw missing("gameObject", "a game object ID") }
+            return .registerGameObject(id, name: try string("name", "a name"))
+        case "loadBank":
+            let file = try requiredString("file", "a bank file path")
+            if file.isEmpty { throw InvalidCommand("loadBank: 'file' is empty") }
+            return .loadBank(file: file)
         case "quit":
             return .quit
         default:
             // DemoCommand.fields lists exactly the commands above.
             preconditionFailure("command '\(cmd)' is in DemoCommand.fields but not parsed")
         }
+    }
+
+    func requiredString(_ key: String, _ expected: String) throws(InvalidCommand) -> String {
+        guard let s = try string(key, expected) else { throw missing(key, expected) }
+        return s
+    }
+
+    /// A JSON number as a Double (finite: JSON has no NaN or infinity, but
+    /// `1e999` would overflow).
+    func number(_ key: String) throws(InvalidCommand) -> Double? {
+        guard let value = object[key] else { return nil }
+        guard case .number(let text) = value, let d = Double(text), d.isFinite else {
+            throw bad(key, "a number", got: value)
+        }
+        return d
+    }
+
+    /// `gameObject`: a whole number 0…2^64-1 (0 and 2^64-1 reach the engine,
+    /// which refuses them as invalid IDs); nil when absent.
+    func gameObject() throws(InvalidCommand) -> GameObjectID? {
+        guard let value = object["gameObject"] else { return nil }
+        guard case .number(let text) = value, let id = UInt64(text) else {
+            throw bad("gameObject", "a game object ID (a whole number from 1 to 18446744073709551614)", got: value)
+        }
+        return GameObjectID(id)
     }
 
     func category() throws(InvalidCommand) -> Category? {

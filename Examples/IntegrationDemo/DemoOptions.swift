@@ -1,3 +1,4 @@
+import Foundation
 import SoundEngine
 
 /// The demo's command line, parsed and checked before anything starts.
@@ -5,6 +6,11 @@ struct DemoOptions {
     var headless = false
     var session = SessionConfiguration()
     var files: [String] = []
+    /// `--bank FILE`, in order; checked to exist here, parsed and loaded at start.
+    var banks: [String] = []
+    /// `--post EVENT[@SECONDS]`, in order: an event to post on the default
+    /// game object that long after start.
+    var posts: [ScheduledPost] = []
     var seconds: Double? = nil
     var server: String? = nil
     var loop = false
@@ -18,6 +24,7 @@ struct DemoOptions {
         usage: IntegrationDemo [--headless] [--category C] [--options a,b] [--mode M]
                                [--play FILE]... [--loop] [--seconds N] [--server ADDRESS]
                                [--low-latency] [--idle-cork SECONDS|off]
+                               [--bank FILE]... [--post EVENT[@SECONDS]]...
 
           --headless        no menu: play, print one JSON object per event on stdout,
                             act on JSON commands read from stdin, exit
@@ -25,6 +32,10 @@ struct DemoOptions {
           --options a,b     \(CategoryOptions.names.joined(separator: ", "))
           --mode M          \(Mode.names.joined(separator: ", "))
           --play FILE       a sound file to play (repeatable); default: the bundled chime
+                            (headless, when there is no --bank either)
+          --bank FILE       a bank file to load (repeatable); interactive default: the demo bank
+          --post E[@S]      post event E on game object 1, S seconds after start (default 0;
+                            repeatable); E must be in a --bank
           --loop            loop the sounds (headless: until --seconds, or 10 s after stdin ends)
           --seconds N       run for N seconds (headless default: until stdin ends and the sounds end)
           --server ADDRESS  PulseAudio server, e.g. unix:/run/user/1000/pulse/native
@@ -88,6 +99,14 @@ struct DemoOptions {
                     throw Invalid(message: "--play \(path): no such readable file")
                 }
                 files.append(path)
+            case "--bank":
+                let path = try value(arg)
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw Invalid(message: "--bank \(path): no such readable file")
+                }
+                banks.append(path)
+            case "--post":
+                posts.append(try ScheduledPost(parsing: try value(arg)))
             case "--seconds":
                 let text = try value(arg)
                 guard let s = Double(text), s.isFinite, s > 0, s <= 86_400 else {
@@ -123,4 +142,30 @@ struct DemoOptions {
     }
 }
 
-import Foundation
+/// One `--post EVENT[@SECONDS]`.
+struct ScheduledPost: Equatable {
+    var event: String
+    /// Seconds after start, 0…86400.
+    var at: Double
+
+    init(event: String, at: Double = 0) {
+        self.event = event
+        self.at = at
+    }
+
+    /// `Play_Footstep`, `Play_Footstep@1.5`: the time is after the last `@`.
+    init(parsing text: String) throws(DemoOptions.Invalid) {
+        var event = text
+        var at = 0.0
+        if let sign = text.lastIndex(of: "@") {
+            let time = String(text[text.index(after: sign)...])
+            guard let s = Double(time), s.isFinite, s >= 0, s <= 86_400 else {
+                throw DemoOptions.Invalid(message: "--post \(text): expected EVENT or EVENT@SECONDS, seconds from 0 to 86400")
+            }
+            event = String(text[..<sign])
+            at = s
+        }
+        guard !event.isEmpty else { throw DemoOptions.Invalid(message: "--post \(text): the event name is empty") }
+        self.init(event: event, at: at)
+    }
+}

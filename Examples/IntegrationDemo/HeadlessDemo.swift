@@ -13,6 +13,8 @@ import Synchronization
 /// in the order they were read, on the task that runs the demo.
 struct HeadlessDemo {
     let options: DemoOptions
+    /// The `--bank` files, parsed (main refused bad ones and unknown `--post` events).
+    let banks: DemoBanks
 
     /// With no `--seconds`: how long the run may go on after stdin ends while
     /// a looping voice still plays (`--loop`'s old 10 s).
@@ -60,10 +62,10 @@ struct HeadlessDemo {
             return source
         }
         var timers: [Task<Void, Never>] = []
-        func after(_ delay: Duration) {
+        func after(_ delay: Duration, _ item: RunInput = .timeUp) {
             timers.append(Task {
                 guard (try? await Task.sleep(for: delay)) != nil else { return }
-                input.yield(.timeUp)
+                input.yield(item)
             })
         }
         defer {
@@ -74,14 +76,31 @@ struct HeadlessDemo {
         var status: Int32 = 0
         let runner: CommandRunner
         do {
-            runner = try CommandRunner(engine: engine, out: out, input: input)
+            runner = try CommandRunner(engine: engine, out: out, input: input, banks: banks)
         } catch {
             Self.complain("cannot create the sfx and music buses: \(error)")
             SoundEngine.terminate()
             await printer.value
             return 1
         }
-        for path in options.files.isEmpty ? [Self.chimePath] : options.files {
+        if let failure = banks.load() {
+            Self.complain("bank \(failure.path): \(failure.error)")
+            SoundEngine.terminate()
+            await printer.value
+            return 1
+        }
+        do {
+            try SoundEngine.registerGameObject(DemoBanks.defaultGameObject, name: DemoBanks.defaultGameObjectName)
+            try SoundEngine.setPosition(DemoBanks.defaultGameObject, position: .zero)
+        } catch {
+            Self.complain("\(error)")
+            SoundEngine.terminate()
+            await printer.value
+            return 1
+        }
+        // The chime plays only when nothing else was asked for.
+        let defaultSounds = banks.isEmpty && options.posts.isEmpty ? [Self.chimePath] : []
+        for path in options.files.isEmpty ? defaultSounds : options.files {
             do {
                 try runner.play(path, loop: options.loop, on: .master)
             } catch {
@@ -90,6 +109,10 @@ struct HeadlessDemo {
             }
         }
         if let seconds = options.seconds { after(.milliseconds(Int(seconds * 1000))) }
+        var pendingPosts = options.posts.count
+        for (index, post) in options.posts.enumerated() {
+            after(.nanoseconds(Int64((post.at * 1e9).rounded())), .post(index))
+        }
         Self.readStandardInput(into: input)
 
         for await _ in firstLines {}
@@ -104,12 +127,26 @@ struct HeadlessDemo {
                 if options.seconds == nil { after(runner.hasLoopingVoice ? Self.loopingGrace : Self.voiceGrace) }
             case .voiceEnded(let token):
                 runner.voiceEnded(token)
+            case .post(let index):
+                pendingPosts -= 1
+                let event = options.posts[index].event
+                do {
+                    try runner.postScheduled(event)
+                    // A looping posting that starts after stdin ended gets --loop's limit too.
+                    if !stdinOpen && options.seconds == nil && banks.mayLoop(event: event) { after(Self.loopingGrace) }
+                } catch {
+                    Self.complain("--post \(event): \(error)")
+                    status = 1
+                }
+            case .eventEnded(let playing):
+                runner.eventEnded(playing)
             case .signal, .timeUp:
                 break run
             }
             // Without --seconds the run ends once nothing can happen any more:
-            // no more commands can come and every voice has ended.
-            if options.seconds == nil && !stdinOpen && !runner.hasLiveVoices { break run }
+            // no more commands can come, every voice and posting has ended and
+            // no --post is still to come.
+            if options.seconds == nil && !stdinOpen && !runner.hasLiveVoices && pendingPosts == 0 { break run }
         }
         SoundEngine.terminate()
         input.finish()
@@ -160,6 +197,10 @@ enum RunInput: Sendable {
     case signal
     /// The voice the demo numbered `token` ended (played out, stopped, failed).
     case voiceEnded(Int)
+    /// The time of `options.posts[index]` has come.
+    case post(Int)
+    /// A posting ended (its end-of-event callback).
+    case eventEnded(PlayingID)
     /// `--seconds` elapsed, or the grace after the end of stdin.
     case timeUp
 }
@@ -206,6 +247,10 @@ final class CommandRunner {
     /// The voices that have not ended, by token, and whether they loop.
     private var live: [Int: Bool] = [:]
     private var nextToken = 0
+    /// The banks loaded (`--bank` and `loadBank`), to know which events may loop.
+    private var banks: DemoBanks
+    /// The postings that have not ended: the event's name as posted and whether it may loop.
+    private var postings: [PlayingID: (name: String, loops: Bool)] = [:]
 
     enum Answer: Equatable {
         case done
@@ -214,19 +259,46 @@ final class CommandRunner {
 
     /// Creates the `sfx` and `music` buses under master; `music` is flagged
     /// mute-for-background-music.
-    init(engine: SoundEngineInstance, out: LineWriter, input: AsyncStream<RunInput>.Continuation) throws(SoundEngineError) {
+    init(
+        engine: SoundEngineInstance, out: LineWriter, input: AsyncStream<RunInput>.Continuation, banks: DemoBanks
+    ) throws(SoundEngineError) {
         self.out = out
         self.input = input
+        self.banks = banks
         let sfx = try engine.createBus(name: DemoBus.sfx.rawValue)
         let music = try engine.createBus(name: DemoBus.music.rawValue)
         try engine.setBusMutedForBackgroundMusic(music, true)
         buses = [.sfx: sfx, .music: music]
     }
 
-    var hasLiveVoices: Bool { !live.isEmpty }
-    var hasLoopingVoice: Bool { live.values.contains(true) }
+    var hasLiveVoices: Bool { !live.isEmpty || !postings.isEmpty }
+    var hasLoopingVoice: Bool { live.values.contains(true) || postings.values.contains { $0.loops } }
 
     func voiceEnded(_ token: Int) { live[token] = nil }
+
+    /// Posts `event`; its end comes back as `.eventEnded` (always after this
+    /// returns, as the run loop handles it: the result line comes first).
+    func post(_ event: String, on object: GameObjectID) throws(SoundEngineError) -> PlayingID {
+        let input = input
+        let playing = try SoundEngine.postEvent(event, on: object) { callback in
+            if case .endOfEvent(let id) = callback { input.yield(.eventEnded(id)) }
+        }
+        postings[playing] = (event, banks.mayLoop(event: event))
+        return playing
+    }
+
+    /// A `--post`: posts on the default game object and writes its `posted` line.
+    func postScheduled(_ event: String) throws(SoundEngineError) {
+        let object = DemoBanks.defaultGameObject
+        let playing = try post(event, on: object)
+        out.emit { t in [JSONLine.posted(event, playing, on: object, t: t)] }
+    }
+
+    /// Writes the `endOfEvent` line of a posting of this run.
+    func eventEnded(_ playing: PlayingID) {
+        guard let posting = postings.removeValue(forKey: playing) else { return }
+        out.emit { t in [JSONLine.endOfEvent(playing, name: posting.name, t: t)] }
+    }
 
     /// Loads `path` (once) and plays it; the voice's end comes back as `.voiceEnded`.
     func play(_ path: String, loop: Bool, on bus: BusID) throws(SoundEngineError) {
@@ -248,8 +320,13 @@ final class CommandRunner {
     /// the `route` line for `route`). Nothing here ends the run but `quit`.
     func handle(_ text: String) -> Answer {
         let received = ReceivedCommand(parsing: text)
-        func answer(_ failure: (error: String, code: String)?, before: (Double) -> [JSONLine] = { _ in [] }) {
-            out.emit { t in before(t) + [JSONLine.result(cmd: received.cmd, id: received.id, failure: failure, t: t)] }
+        func answer(
+            _ failure: (error: String, code: String)?, extra: [(String, String)] = [],
+            before: (Double) -> [JSONLine] = { _ in [] }
+        ) {
+            out.emit { t in
+                before(t) + [JSONLine.result(cmd: received.cmd, id: received.id, failure: failure, extra: extra, t: t)]
+            }
         }
         let command: DemoCommand
         switch received.command {
@@ -267,12 +344,17 @@ final class CommandRunner {
             case .quit:
                 answer(nil)
                 return .quit
+            case .postEvent(let event, let object):
+                let playing = try post(event, on: object ?? DemoBanks.defaultGameObject)
+                answer(nil, extra: [("playingID", String(playing.rawValue))])
             default:
                 try perform(command)
                 answer(nil)
             }
         } catch {
-            answer((error.reason, error.caseName))
+            // The engine's idNotFound reason is only what was not found ("event 'X'").
+            if case .idNotFound = error { answer(("not found: \(error.reason)", error.caseName)) }
+            else { answer((error.reason, error.caseName)) }
         }
         return .done
     }
@@ -307,9 +389,22 @@ final class CommandRunner {
             try SoundEngine.stopAll(fadeOut: fadeOut)
         case .muteBackgroundMusic(let mute):
             try SoundEngine.muteBackgroundMusic(mute)
-        case .postEvent(let event, _):
-            throw .idNotFound("postEvent: no event '\(event)': no sound bank is loaded (banks are not supported yet)")
-        case .route, .quit:
+        case .stopPlayingID(let playing, let fadeOut):
+            try SoundEngine.stopPlayingID(playing, fadeOut: fadeOut)
+        case .setRTPC(let name, let value, let object, let interpolation):
+            try SoundEngine.setRTPCValue(name, value, gameObject: object, interpolation: interpolation)
+        case .setState(let group, let state):
+            try SoundEngine.setState(group, state)
+        case .setSwitch(let group, let value, let object):
+            try SoundEngine.setSwitch(group, value, gameObject: object ?? DemoBanks.defaultGameObject)
+        case .setPosition(let object, let position):
+            try SoundEngine.setPosition(object ?? DemoBanks.defaultGameObject, position: position)
+        case .registerGameObject(let object, let name):
+            try SoundEngine.registerGameObject(object, name: name)
+        case .loadBank(let file):
+            try SoundEngine.loadBank(path: file)
+            banks.record(path: file)
+        case .postEvent, .route, .quit:
             break  // answered by handle
         }
     }

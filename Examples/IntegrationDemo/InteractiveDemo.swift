@@ -2,10 +2,12 @@ import Foundation
 import SoundEngine
 
 /// The menu a person drives from a terminal, like Wwise's Integration Demo:
-/// a page per area (playback, audio session, engine, output). Session events
+/// a page per area (playback, audio session, engine, output, and on the demo
+/// bank footsteps, RTPC, 3D positioning, background music). Session events
 /// are printed as they happen.
 struct InteractiveDemo {
     let options: DemoOptions
+    let banks: DemoBanks
 
     func say(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
@@ -34,6 +36,7 @@ struct InteractiveDemo {
 
         say("SoundEngine Integration Demo")
         showOutput(engine)
+        let content = prepareContent()
         for path in options.files { play(path, on: .master, engine) }
 
         menu: while true {
@@ -45,6 +48,10 @@ struct InteractiveDemo {
                   4  stop all                     5  audio session…
                   6  suspend / wake up            7  mute / unmute background music
                   8  output and statistics        0  quit
+                \(content ? """
+                  f  footsteps (switch, events)   r  RTPC: car engine RPM
+                  p  3D positioning               b  background music and dialogue
+                """ : "  (content pages: no bank loaded)")
                 """)
             guard let choice = ask("> ") else { break }
             switch choice {
@@ -62,6 +69,10 @@ struct InteractiveDemo {
                 }
             case "7": report { try engine.muteBackgroundMusic(!engine.isBackgroundMusicMuted) }
             case "8": showOutput(engine)
+            case "f" where content: footstepsPage()
+            case "r" where content: enginePage()
+            case "p" where content: positioningPage(engine)
+            case "b" where content: musicPage(engine)
             case "0", "q", "quit": break menu
             case "": continue
             default: say("  ? choose a number from the menu")

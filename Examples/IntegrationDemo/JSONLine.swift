@@ -54,15 +54,36 @@ struct JSONLine {
     /// The answer to one stdin command: `cmd` (null when the line had none),
     /// `id` (only when the line had one, as given), `ok`, and on failure
     /// `error` (in words) and `code` (a `SoundEngineError` case or `invalidCommand`).
-    static func result(cmd: String?, id: String?, failure: (error: String, code: String)?, t: Double) -> JSONLine {
+    /// `extra` fields (e.g. postEvent's `playingID`) follow `ok` on success.
+    static func result(
+        cmd: String?, id: String?, failure: (error: String, code: String)?, extra: [(String, String)] = [], t: Double
+    ) -> JSONLine {
         var line = JSONLine(t: t, event: "result")
         line.add("cmd", raw: cmd.map(quote) ?? "null")
         if let id { line.add("id", raw: id) }
         line.add("ok", bool: failure == nil)
+        if failure == nil { line.fields += extra }
         if let failure {
             line.add("error", string: failure.error)
             line.add("code", string: failure.code)
         }
+        return line
+    }
+
+    /// A `--post` event was posted: `name`, `playingID`, `gameObject`.
+    static func posted(_ name: String, _ playing: PlayingID, on object: GameObjectID, t: Double) -> JSONLine {
+        var line = JSONLine(t: t, event: "posted")
+        line.add("name", string: name)
+        line.add("playingID", int: Int(playing.rawValue))
+        line.add("gameObject", raw: String(object.rawValue))
+        return line
+    }
+
+    /// A posting ended (Wwise `AK_EndOfEvent`): its `playingID` and the event's `name` as posted.
+    static func endOfEvent(_ playing: PlayingID, name: String, t: Double) -> JSONLine {
+        var line = JSONLine(t: t, event: "endOfEvent")
+        line.add("playingID", int: Int(playing.rawValue))
+        line.add("name", string: name)
         return line
     }
 

@@ -33,6 +33,12 @@ func object(_ line: String) throws -> [String: Any] {
         (["--headless", "--seconds"], "--seconds needs a value"),
         (["--headless", "--play", "/nonexistent.wav"], "/nonexistent.wav"),
         (["--frobnicate"], "unknown argument '--frobnicate'"),
+        (["--headless", "--bank", "/nonexistent/bank.json"], "--bank /nonexistent/bank.json"),
+        (["--headless", "--post", "Play_Footstep@soon"], "--post Play_Footstep@soon"),
+        (["--headless", "--post", "@1"], "the event name is empty"),
+        (["--headless", "--post", "Play_Footstep"], "unknown event 'Play_Footstep'; no --bank"),
+        (["--headless", "--bank", demoBank, "--post", "Play_Footstep", "--post", "Play_Fotstep@1"],
+         "unknown event 'Play_Fotstep'"),
     ])
     func badArguments(arguments: [String], message: String) throws {
         let result = try runDemo(arguments, server: "unix:/nonexistent/should-not-be-contacted")

@@ -28,7 +28,7 @@ import Testing
         (#"{"cmd":"setSession","category":"playback","options":["defaultToSpeaker"],"id":21}"#, "21", "invalidParameter",
          "defaultToSpeaker"),
         (#"{"cmd":"play","file":"/nonexistent/boom.wav","id":22}"#, "22", "fileNotFound", "/nonexistent/boom.wav"),
-        (#"{"cmd":"postEvent","event":"Play_Footstep","gameObject":3,"id":23}"#, "23", "idNotFound", "no sound bank"),
+        (#"{"cmd":"postEvent","event":"Play_Footstep","gameObject":3,"id":23}"#, "23", "idNotFound", "event 'Play_Footstep'"),
     ] as [(String, String?, String, String)])
     func aBadLineIsRefusedAndChangesNothing(line: String, id: String?, code: String, reason: String) throws {
         let server = try PrivateSoundServer()
@@ -214,7 +214,8 @@ import Testing
     @Test func everyDocumentedCommandIsKnown() {
         #expect(DemoCommand.fields.map(\.key) == [
             "setActive", "setSession", "overrideOutputAudioPort", "setPreferredInput", "appState", "suspend", "wakeup",
-            "play", "stopAll", "muteBackgroundMusic", "route", "postEvent", "quit",
+            "play", "stopAll", "muteBackgroundMusic", "route", "postEvent", "stopPlayingID", "setRTPC", "setState",
+            "setSwitch", "setPosition", "registerGameObject", "loadBank", "quit",
         ])
     }
 }
