@@ -267,7 +267,7 @@ final class CommandRunner {
         self.banks = banks
         let sfx = try engine.createBus(name: DemoBus.sfx.rawValue)
         let music = try engine.createBus(name: DemoBus.music.rawValue)
-        try engine.setBusMutedForBackgroundMusic(music, true)
+        try engine.setBus(music, mutedForBackgroundMusic: true)
         buses = [.sfx: sfx, .music: music]
     }
 
@@ -379,7 +379,9 @@ final class CommandRunner {
         case .appState(.foreground):
             try SoundEngine.applicationWillEnterForeground()
         case .suspend(let renderAnyway, let fadeOut):
-            try SoundEngine.suspend(renderAnyway: renderAnyway, fadeOut: fadeOut)
+            // The contract's `fadeOut` is a Bool (SPEC 6.1): true is the default
+            // one-quantum fade, false cuts at once.
+            try SoundEngine.suspend(renderAnyway: renderAnyway, fadeOut: fadeOut ? nil : .zero)
         case .wakeup:
             try SoundEngine.wakeupFromSuspend()
         case .play(let file, let loop, let bus):

@@ -32,7 +32,7 @@ struct InteractiveDemo {
             for await event in engine.events() { say("  » \(Self.describe(event))") }
         }
         let music = try? engine.createBus(name: "music")
-        if let music { try? engine.setBusMutedForBackgroundMusic(music, true) }
+        if let music { try? engine.setBus(music, mutedForBackgroundMusic: true) }
 
         say("SoundEngine Integration Demo")
         showOutput(engine)

@@ -159,7 +159,9 @@ public enum SoundEngine {
 
     /// Puts the engine in background mode (Wwise `Suspend`); see
     /// ``SoundEngineInstance/suspend(renderAnyway:fadeOut:)``.
-    public static func suspend(renderAnyway: Bool = false, fadeOut: Bool = true) throws(SoundEngineError) {
+    public static func suspend(
+        renderAnyway: Bool = false, fadeOut: Duration? = nil
+    ) throws(SoundEngineError) {
         try current.suspend(renderAnyway: renderAnyway, fadeOut: fadeOut)
     }
 
@@ -217,9 +219,21 @@ public enum SoundEngine {
 
     /// Loads a sound file; see ``SoundEngineInstance/loadSound(path:streaming:loop:quality:)``.
     public static func loadSound(
-        path: String, streaming: Bool = false, quality: ResamplerQuality = .linear
+        path: String, streaming: Bool = false, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
     ) throws(SoundEngineError) -> SoundID {
-        try current.loadSound(path: path, streaming: streaming, quality: quality)
+        try current.loadSound(path: path, streaming: streaming, loop: loop, quality: quality)
+    }
+
+    /// Loads decoded audio; see ``SoundEngineInstance/loadSound(_:name:loop:quality:)``.
+    public static func loadSound(
+        _ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
+    ) throws(SoundEngineError) -> SoundID {
+        try current.loadSound(audio, name: name, loop: loop, quality: quality)
+    }
+
+    /// Unloads a sound; voices playing it fade out first.
+    public static func unloadSound(_ sound: SoundID) throws(SoundEngineError) {
+        try current.unloadSound(sound)
     }
 
     /// Plays a sound; see ``SoundEngineInstance/play(_:on:_:completion:)``.
@@ -239,6 +253,101 @@ public enum SoundEngine {
     /// Stops every voice (Wwise `StopAll`).
     public static func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
         try current.stopAll(fadeOut: fadeOut)
+    }
+
+    // MARK: Voices
+
+    /// Sets a voice's linear volume; see ``SoundEngineInstance/setVolume(_:_:ramp:)``.
+    public static func setVolume(_ voice: VoiceID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
+        try current.setVolume(voice, volume, ramp: ramp)
+    }
+
+    /// Sets a voice's pan; see ``SoundEngineInstance/setPan(_:_:ramp:)``.
+    public static func setPan(_ voice: VoiceID, _ pan: Float, ramp: Duration? = nil) throws(SoundEngineError) {
+        try current.setPan(voice, pan, ramp: ramp)
+    }
+
+    /// Sets a voice's pitch ratio; see ``SoundEngineInstance/setPitch(_:_:)``.
+    public static func setPitch(_ voice: VoiceID, _ pitch: Double) throws(SoundEngineError) {
+        try current.setPitch(voice, pitch)
+    }
+
+    /// Sets a voice's low-pass cut-off; see ``SoundEngineInstance/setLowPass(_:cutoffHz:ramp:)``.
+    public static func setLowPass(_ voice: VoiceID, cutoffHz: Float?, ramp: Duration? = nil) throws(SoundEngineError) {
+        try current.setLowPass(voice, cutoffHz: cutoffHz, ramp: ramp)
+    }
+
+    /// Pauses a voice; see ``SoundEngineInstance/pause(_:fade:)``.
+    public static func pause(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
+        try current.pause(voice, fade: fade)
+    }
+
+    /// Resumes a voice; see ``SoundEngineInstance/resume(_:fade:)``.
+    public static func resume(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
+        try current.resume(voice, fade: fade)
+    }
+
+    /// Whether a voice has not ended; `false` when not initialized.
+    public static func isPlaying(_ voice: VoiceID) -> Bool { (try? current.isPlaying(voice)) ?? false }
+
+    // MARK: Buses and meters
+
+    /// Creates a bus; see ``SoundEngineInstance/createBus(name:parent:)``.
+    public static func createBus(name: String, parent: BusID = .master) throws(SoundEngineError) -> BusID {
+        try current.createBus(name: name, parent: parent)
+    }
+
+    /// The bus named `name`; `nil` when there is none or no engine.
+    public static func bus(named name: String) -> BusID? { (try? current.bus(named: name)) ?? nil }
+
+    /// Sets a bus's linear volume; see ``SoundEngineInstance/setBusVolume(_:_:ramp:)``.
+    public static func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
+        try current.setBusVolume(bus, volume, ramp: ramp)
+    }
+
+    /// Mutes or unmutes a bus; see ``SoundEngineInstance/setBus(_:muted:ramp:)``.
+    public static func setBus(_ bus: BusID, muted: Bool, ramp: Duration? = nil) throws(SoundEngineError) {
+        try current.setBus(bus, muted: muted, ramp: ramp)
+    }
+
+    /// Marks a bus "mute for background music"; see ``SoundEngineInstance/setBus(_:mutedForBackgroundMusic:)``.
+    public static func setBus(_ bus: BusID, mutedForBackgroundMusic: Bool) throws(SoundEngineError) {
+        try current.setBus(bus, mutedForBackgroundMusic: mutedForBackgroundMusic)
+    }
+
+    /// A bus's latest peak and RMS (Wwise metering, polled); throws `notInitialized`.
+    public static func meter(_ bus: BusID) throws(SoundEngineError) -> BusMeter { try current.meter(bus) }
+
+    /// Pushes a bus's meter to `callback`; see ``SoundEngineInstance/setBusMeterCallback(_:_:)``.
+    public static func setBusMeterCallback(
+        _ bus: BusID, _ callback: (@Sendable (BusMeter) -> Void)?
+    ) throws(SoundEngineError) {
+        try current.setBusMeterCallback(bus, callback)
+    }
+
+    // MARK: State and diagnostics
+
+    /// Why the engine renders or not; throws `notInitialized`.
+    public static func status() throws(SoundEngineError) -> EngineState { try current.status }
+
+    /// What the server granted; throws `notInitialized`.
+    public static func grantedStream() throws(SoundEngineError) -> GrantedStream { try current.grantedStream }
+
+    /// Render-to-speaker latency as the server reports it; `nil` when unknown or not initialized.
+    public static var outputLatency: Duration? { (try? current.outputLatency) ?? nil }
+
+    /// Mixer and output counters; throws `notInitialized`.
+    public static func statistics() throws(SoundEngineError) -> EngineStatistics { try current.statistics }
+
+    /// Tells the engine the app went to the background or came back; see
+    /// ``SoundEngineInstance/setApplicationState(_:)``.
+    public static func setApplicationState(_ state: ApplicationState) throws(SoundEngineError) {
+        try current.setApplicationState(state)
+    }
+
+    /// Reads captured input; see ``SoundEngineInstance/readInput(into:)``. 0 when not initialized.
+    public static func readInput(into buffer: UnsafeMutableBufferPointer<Float>) -> Int {
+        (try? current.readInput(into: buffer)) ?? 0
     }
 }
 

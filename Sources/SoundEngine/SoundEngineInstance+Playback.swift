@@ -90,34 +90,41 @@ extension SoundEngineInstance {
         try mixer.stopAll(fadeOutFrames: mixer.frames(fadeOut))
     }
 
-    /// Sets a voice's linear volume (0…16), ramped over one quantum.
-    public func setVolume(_ voice: VoiceID, _ volume: Float) throws(SoundEngineError) {
+    /// Sets a voice's linear volume (0…16), ramped over `ramp` (`nil`: one quantum).
+    public func setVolume(_ voice: VoiceID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setVolume(voice, volume)
+        try mixer.setVolume(voice, volume, rampFrames: try frames(ramp, "ramp"))
     }
 
-    /// Sets a voice's pan (-1 left … 1 right, equal power), ramped.
-    public func setPan(_ voice: VoiceID, _ pan: Float) throws(SoundEngineError) {
+    /// Sets a voice's pan (-1 left … 1 right, equal power), ramped over `ramp` (`nil`: one quantum).
+    public func setPan(_ voice: VoiceID, _ pan: Float, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setPan(voice, pan)
+        try mixer.setPan(voice, pan, rampFrames: try frames(ramp, "ramp"))
     }
 
-    /// Sets a voice's pitch as a playback-rate ratio (2 = an octave up).
+    /// Sets a voice's pitch as a playback-rate ratio (2 = an octave up), from the next quantum.
     public func setPitch(_ voice: VoiceID, _ pitch: Double) throws(SoundEngineError) {
         try checkAlive()
         try mixer.setPitch(voice, pitch)
     }
 
-    /// Pauses a voice where it is.
-    public func pause(_ voice: VoiceID) throws(SoundEngineError) {
+    /// Sets a voice's low-pass cut-off in Hz (10…24 000), ramped over `ramp`
+    /// (`nil`: one quantum); `nil` cut-off opens the filter (without a click).
+    public func setLowPass(_ voice: VoiceID, cutoffHz: Float?, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.pause(voice)
+        try mixer.setLowPass(voice, cutoffHz: cutoffHz, rampFrames: try frames(ramp, "ramp"))
     }
 
-    /// Resumes a paused voice.
-    public func resume(_ voice: VoiceID) throws(SoundEngineError) {
+    /// Pauses a voice where it is, fading out over `fade` (at least the short de-click).
+    public func pause(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.resume(voice)
+        try mixer.pause(voice, fadeFrames: try frames(fade, "fade") ?? 0)
+    }
+
+    /// Resumes a paused voice, fading in over `fade` (at least the short de-click).
+    public func resume(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.resume(voice, fadeFrames: try frames(fade, "fade") ?? 0)
     }
 
     /// Whether a voice is still playing (or paused) rather than ended.
@@ -134,22 +141,33 @@ extension SoundEngineInstance {
     /// The bus created with `name`, if any (`"master"` is the master bus).
     public func bus(named name: String) -> BusID? { mixer.bus(named: name) }
 
-    /// Sets a bus's linear volume, ramped over one quantum.
-    public func setBusVolume(_ bus: BusID, _ volume: Float) throws(SoundEngineError) {
+    /// Sets a bus's linear volume, ramped over `ramp` (`nil`: one quantum).
+    public func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setBusVolume(bus, volume)
+        try mixer.setBusVolume(bus, volume, rampFrames: try frames(ramp, "ramp"))
     }
 
-    /// Mutes or unmutes a bus, ramped.
-    public func setBusMuted(_ bus: BusID, _ muted: Bool) throws(SoundEngineError) {
+    /// Mutes or unmutes a bus, ramped over `ramp` (`nil`: one quantum).
+    public func setBus(_ bus: BusID, muted: Bool, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setBusMuted(bus, muted)
+        try mixer.setBusMuted(bus, muted, rampFrames: try frames(ramp, "ramp"))
     }
 
-    /// Flags a bus "mute for background music" (Wwise's bus property).
-    public func setBusMutedForBackgroundMusic(_ bus: BusID, _ flag: Bool) throws(SoundEngineError) {
+    /// Marks a bus "mute for background music" (Wwise's bus property): it
+    /// fades to silence while another app plays music (iOS's secondary-audio hint).
+    public func setBus(_ bus: BusID, mutedForBackgroundMusic: Bool) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setBusMutedForBackgroundMusic(bus, flag)
+        try mixer.setBusMutedForBackgroundMusic(bus, mutedForBackgroundMusic)
+    }
+
+    /// A duration in frames at the mix rate, or `invalidParameter` naming
+    /// `what` for a negative one or one over an hour; `nil` stays `nil`.
+    func frames(_ duration: Duration?, _ what: String) throws(SoundEngineError) -> Int? {
+        guard let duration else { return nil }
+        guard duration >= .zero, duration <= .seconds(3600) else {
+            throw .invalidParameter("\(what) \(duration) must be 0…3600 s")
+        }
+        return mixer.frames(duration)
     }
 
     /// The bus's latest peak and RMS reading (any thread; polled).

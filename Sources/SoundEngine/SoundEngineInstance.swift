@@ -75,7 +75,9 @@ public final class SoundEngineInstance: Sendable {
         /// `stopped` are not reported.
         var terminating = false
         /// Whether the next pause fades out first (`suspend(fadeOut:)`).
-        var fadeOutNextPause = true
+        /// Frames the next pause fades over (0: cut at once); `suspend` sets
+        /// it for its own pause, everything else fades over one quantum.
+        var nextPauseFade: Int? = nil
         var gameMutedBackgroundMusic = false
         var sessionMutedBackgroundMusic = false
         /// Actions a server fact started whose waiting part (fade heard, then
@@ -293,13 +295,21 @@ public final class SoundEngineInstance: Sendable {
     ///     discarded: voices advance, fades finish, end-of-sound callbacks
     ///     run. Without it voices hold their place (the game's calls are
     ///     still taken; stopped voices end when rendering resumes).
-    ///   - fadeOut: ramp the output to silence over one quantum first, so the
-    ///     stop does not click.
-    /// - Throws: `notInitialized` after terminate.
-    public func suspend(renderAnyway: Bool = false, fadeOut: Bool = true) throws(SoundEngineError) {
+    ///   - fadeOut: how long the output ramps to silence before the stream
+    ///     stops, so the stop does not click; `nil` (the default) is one
+    ///     quantum (`InitSettings.samplesPerFrame`), `.zero` cuts at once
+    ///     (Wwise `Suspend(…, false)`).
+    /// - Throws: `notInitialized` after terminate; `invalidParameter` for a
+    ///   negative fade or one over 10 s.
+    public func suspend(
+        renderAnyway: Bool = false, fadeOut: Duration? = nil
+    ) throws(SoundEngineError) {
+        if let fadeOut, fadeOut < .zero || fadeOut > .seconds(10) {
+            throw .invalidParameter("suspend fadeOut \(fadeOut) must be 0…10 s")
+        }
         try withControl { c throws(SoundEngineError) in
-            c.fadeOutNextPause = fadeOut
-            defer { c.fadeOutNextPause = true }
+            c.nextPauseFade = fadeOut.map { mixer.frames($0) }
+            defer { c.nextPauseFade = nil }
             try run(.lifecycle(.gameSuspended(renderAnyway: renderAnyway)), &c)
         }
     }
@@ -456,7 +466,7 @@ public final class SoundEngineInstance: Sendable {
     private func waits(_ action: SessionAction, _ c: Control) -> Bool {
         guard c.state == .running, !idleCorked.load(ordering: .acquiring) else { return false }
         switch action {
-        case .pauseEngine(let reason): return c.fadeOutNextPause && reason != .mediaServicesLost
+        case .pauseEngine(let reason): return pauseFade(c) > 0 && reason != .mediaServicesLost
         case .selectOutput(let id): return id != nil
         case .setStreamProperties(let properties): return properties != c.streamProperties
         default: return false
@@ -467,7 +477,9 @@ public final class SoundEngineInstance: Sendable {
     /// also changes the state now (the cork is owed).
     private func start(_ action: SessionAction, _ c: inout Control) {
         guard c.state == .running else { return }
-        mixer.setMasterGain(0, rampFrames: settings.samplesPerFrame)
+        var fade = settings.samplesPerFrame
+        if case .pauseEngine = action { fade = pauseFade(c) }
+        mixer.setMasterGain(0, rampFrames: fade)
         if case .pauseEngine(let reason) = action {
             c.corkOwed = true
             setState(.paused(reason), &c)
@@ -519,8 +531,9 @@ public final class SoundEngineInstance: Sendable {
             // rendered: waiting for it would only hold the event thread (and
             // the lost notification) and the control path for fadeOut's
             // whole 250 ms render deadline.
-            if c.fadeOutNextPause && reason != .mediaServicesLost {
-                fadeOut()
+            let fade = pauseFade(c)
+            if fade > 0 && reason != .mediaServicesLost {
+                fadeOut(frames: fade)
             } else {
                 mixer.setMasterGain(0, rampFrames: 0)
             }
@@ -599,9 +612,15 @@ public final class SoundEngineInstance: Sendable {
     /// until the render thread has rendered it, then until the server has
     /// played it (at most 500 ms more): a cork, move or disconnect after this
     /// cuts silence, not the waveform (docs/decisions/0006).
-    private func fadeOut() {
-        mixer.setMasterGain(0, rampFrames: settings.samplesPerFrame)
+    /// Frames the pause being performed fades over.
+    private func pauseFade(_ c: Control) -> Int { c.nextPauseFade ?? settings.samplesPerFrame }
+
+    private func fadeOut(frames: Int? = nil) {
+        let frames = frames ?? settings.samplesPerFrame
+        mixer.setMasterGain(0, rampFrames: frames)
+        // The fade's own length plus the 250 ms a one-quantum fade is given.
         let deadline = ContinuousClock.now + .milliseconds(250)
+            + .microseconds(Int64(frames) * 1_000_000 / Int64(mixer.configuration.sampleRate))
         while mixer.currentMasterGain != 0 && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.002)
         }

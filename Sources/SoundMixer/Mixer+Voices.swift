@@ -29,7 +29,10 @@ extension Mixer {
         try Self.check(volume: p.volume)
         try Self.check(pan: p.pan)
         try Self.check(pitch: p.pitch)
-        try Self.check(frames: p.fadeInFrames, "fadeInFrames")
+        guard p.fadeIn >= .zero, p.fadeIn <= .seconds(3600) else {
+            throw .invalidParameter("fadeIn \(p.fadeIn) must be 0…3600 s")
+        }
+        let fadeInFrames = frames(p.fadeIn)
         if let cutoff = p.lowPassHz { try Self.check(cutoffHz: cutoff) }
         guard (0...100).contains(p.priority) else {
             throw .invalidParameter("priority = \(p.priority): must be 0…100")
@@ -41,6 +44,11 @@ extension Mixer {
         case .afterFrames(let frames):
             try Self.check(frames: frames, "start delay")
             (startKind, time) = (1, Int64(frames))
+        case .after(let delay):
+            guard delay >= .zero, delay <= .seconds(3600) else {
+                throw .invalidParameter("start delay \(delay) must be 0…3600 s")
+            }
+            (startKind, time) = (1, Int64(frames(delay)))
         case .atFrame(let frame):
             guard frame >= 0 else { throw .invalidParameter("start frame \(frame) must be ≥ 0") }
             (startKind, time) = (2, frame)
@@ -72,7 +80,7 @@ extension Mixer {
             let command = VoiceStartCommand(
                 pitch: p.pitch, time: time, slot: UInt32(slot), generation: generation, sound: sound.slot,
                 soundGeneration: sound.generation, gains: Self.gains(volume: p.volume, pan: p.pan),
-                fadeInFrames: Int32(p.fadeInFrames), lowPass: lowPass, bus: Int16(busIndex), stream: Int16(stream),
+                fadeInFrames: Int32(fadeInFrames), lowPass: lowPass, bus: Int16(busIndex), stream: Int16(stream),
                 flags: startKind | (p.loop ? VoiceStartCommand.loopFlag : 0)
                     | (p.whenInaudible == .resume ? VoiceStartCommand.resumeFlag : 0),
                 priority: UInt8(p.priority), quality: (p.quality ?? entry.quality).rawValue)

@@ -16,8 +16,9 @@ public struct VoiceParameters: Sendable, Hashable {
     public var pitch: Double
     /// Whether the voice repeats the sound's ``LoopRegion`` until stopped.
     public var loop: Bool
-    /// Frames (at the mixer's rate) over which the voice fades in from silence; 0 = none.
-    public var fadeInFrames: Int
+    /// How long the voice fades in from silence (`.zero`: none, only the
+    /// short de-click); 0…1 hour.
+    public var fadeIn: Duration
     /// When the first frame plays.
     public var start: VoiceStart
     /// Interpolation between source samples for this voice, overriding the
@@ -40,7 +41,7 @@ public struct VoiceParameters: Sendable, Hashable {
 
     /// Creates parameters; every argument has the default described on the type.
     public init(
-        volume: Float = 1, pan: Float = 0, pitch: Double = 1, loop: Bool = false, fadeInFrames: Int = 0,
+        volume: Float = 1, pan: Float = 0, pitch: Double = 1, loop: Bool = false, fadeIn: Duration = .zero,
         start: VoiceStart = .immediately, quality: ResamplerQuality? = nil, lowPassHz: Float? = nil,
         priority: Int = 50, whenInaudible: VoiceLimitBehavior = .kill
     ) {
@@ -51,7 +52,7 @@ public struct VoiceParameters: Sendable, Hashable {
         self.pan = pan
         self.pitch = pitch
         self.loop = loop
-        self.fadeInFrames = fadeInFrames
+        self.fadeIn = fadeIn
         self.start = start
         self.quality = quality
     }
@@ -63,6 +64,9 @@ public enum VoiceStart: Sendable, Hashable {
     case immediately
     /// This many frames into the render quantum that picks the command up.
     case afterFrames(Int)
+    /// This long after the start of the render quantum that picks the
+    /// command up (converted to frames at the mix rate).
+    case after(Duration)
     /// At this frame of the mixer's clock (``Mixer/renderedFrames`` counts
     /// frames of rendered quanta). A time already past starts at the next quantum.
     case atFrame(Int64)

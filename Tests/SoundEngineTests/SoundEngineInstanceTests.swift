@@ -208,7 +208,7 @@ import Testing
         defer { live.stop() }
         let (engine, recorder) = (live.engine, live.recorder)
         let music = try engine.createBus(name: "music")
-        try engine.setBusMutedForBackgroundMusic(music, true)
+        try engine.setBus(music, mutedForBackgroundMusic: true)
         try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), on: music, VoiceParameters(loop: true))
         #expect(recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 > 0.2 } }.met)
         try engine.muteBackgroundMusic(true)

@@ -59,7 +59,7 @@ struct GainTests {
     func fades() throws {
         let mixer = try makeMixer()
         let sound = try mixer.loadSound(constant(1, frames: 1000), name: "dc")
-        let voice = try mixer.play(sound, VoiceParameters(pan: -1, loop: true, fadeInFrames: 1000))
+        let voice = try mixer.play(sound, VoiceParameters(pan: -1, loop: true, fadeIn: .microseconds(1000 * 1_000_000 / 48_000)))
         var out = render(mixer, frames: 1024).left
         #expect(abs(out[500] - 0.5) < 0.01)
         try mixer.pause(voice, fadeFrames: 300)

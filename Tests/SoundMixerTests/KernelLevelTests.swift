@@ -28,7 +28,7 @@ struct KernelLevelTests {
             DecodedAudio(sampleRate: 44_100, channelCount: 2, samples: (0..<8000).map { Float(sin(Double($0) * 0.01)) }),
             name: "st")
         try mixer.play(sound, VoiceParameters(volume: 0.8, pan: 0.3, pitch: pitch, loop: true, quality: quality))
-        let v = try mixer.play(stereo, VoiceParameters(pitch: pitch, loop: true, fadeInFrames: 700, quality: quality))
+        let v = try mixer.play(stereo, VoiceParameters(pitch: pitch, loop: true, fadeIn: .microseconds(700 * 1_000_000 / 48_000), quality: quality))
         var out = render(mixer, frames: 3000, block: 333).left
         try mixer.setVolume(v, 0.2, rampFrames: 1000)
         out += render(mixer, frames: 3000, block: 333).right

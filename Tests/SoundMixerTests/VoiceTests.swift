@@ -44,7 +44,7 @@ struct VoiceTests {
         for (parameters, word) in [
             (VoiceParameters(volume: .nan), "volume"), (VoiceParameters(volume: -1), "volume"),
             (VoiceParameters(pan: 2), "pan"), (VoiceParameters(pitch: 0), "pitch"), (VoiceParameters(pitch: 100), "pitch"),
-            (VoiceParameters(fadeInFrames: -5), "fadeInFrames"), (VoiceParameters(loop: true), "loop"),
+            (VoiceParameters(fadeIn: .milliseconds(-5)), "fadeIn"), (VoiceParameters(loop: true), "loop"),
         ] {
             #expect {
                 try mixer.play(sound, parameters)

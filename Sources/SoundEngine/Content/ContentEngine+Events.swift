@@ -143,7 +143,7 @@ extension ContentEngine {
                 sent: VoiceMix(volume: 1, pan: 0, pitch: 1, lowPassHz: nil))
             let target = mix(v, s, now: now)
             let parameters = ContentVoices.parameters(
-                target, sound: pick.sound, fadeInFrames: mixer.frames(fadeIn), start: start)
+                target, sound: pick.sound, fadeIn: fadeIn, start: start)
             do {
                 v.voice = try instance.play(pick.mixerSound, on: bus.bus, parameters) { [weak self] _ in
                     self?.voiceEnded(token)

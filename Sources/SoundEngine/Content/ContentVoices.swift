@@ -5,10 +5,10 @@ import SoundMixer
 enum ContentVoices {
     /// The one place a content voice's ``VoiceParameters`` are made.
     static func parameters(
-        _ mix: VoiceMix, sound: BankSound, fadeInFrames: Int, start: VoiceStart
+        _ mix: VoiceMix, sound: BankSound, fadeIn: Duration, start: VoiceStart
     ) -> VoiceParameters {
         var p = VoiceParameters(
-            volume: mix.volume, pan: mix.pan, pitch: mix.pitch, loop: sound.loop, fadeInFrames: fadeInFrames,
+            volume: mix.volume, pan: mix.pan, pitch: mix.pitch, loop: sound.loop, fadeIn: fadeIn,
             start: start)
         p.lowPassHz = mix.lowPassHz
         p.priority = sound.priority
