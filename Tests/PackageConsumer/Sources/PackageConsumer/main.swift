@@ -24,3 +24,15 @@ let engine = try SoundEngineInstance(settings, platform, offline: offline)
 let rendered = offline.renderFloat(frames: 512)?.count ?? 0
 engine.terminate()
 print("PackageConsumer: rendered \(rendered) samples offline")
+
+// The README's content example, compiled against the public API (not run:
+// the façade needs a server).
+func readmeContentExample() throws {
+    try SoundEngine.loadBank(path: "Examples/Banks/demo/demo.json")
+    let player = GameObjectID(1)
+    try SoundEngine.registerGameObject(player, name: "Player")
+    try SoundEngine.setSwitch("Surface", "gravel", gameObject: player)
+    try SoundEngine.postEvent("Play_Footstep", on: player)
+    try SoundEngine.setRTPCValue("RPM", 4500, gameObject: player, interpolation: .milliseconds(300))
+}
+_ = readmeContentExample
