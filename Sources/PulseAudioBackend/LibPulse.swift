@@ -145,6 +145,10 @@ struct PAContext {
     /// `pa_context_errno`: the last error as libpulse's number (a plain read).
     var errorNumber: Int32 { pa_context_errno(raw) }
 
+    /// Whether the last error is `PA_ERR_CONNECTIONREFUSED`: nobody listens
+    /// at the address, or a busy server's accept backlog is full.
+    var wasRefused: Bool { pa_context_errno(raw) == Int32(PA_ERR_CONNECTIONREFUSED.rawValue) }
+
     /// `pa_strerror`: a libpulse error number in words.
     static func describe(_ errorNumber: Int32) -> String { String(cString: pa_strerror(errorNumber)) }
 

@@ -457,8 +457,45 @@ private final class Connection {
         }
     }
 
-    /// Makes a context on `loop` and waits until it is ready. `loop`'s lock held.
+    /// Makes a context on `loop` and waits until it is ready, trying again a
+    /// few times (10, 20, 40, 80, 160 ms apart, within the deadline) when the
+    /// connection is refused: a busy server's accept backlog overflows under
+    /// a burst of connections (measured in CI: one `initialize` among many
+    /// parallel clients refused), and a game should not fail to start for
+    /// that. `loop`'s lock held.
     private func connectContext(
+        _ loop: PAMainloop, deadline: ContinuousClock.Instant, stateCallback: PAContext.NotifyCallback
+    ) throws(SoundEngineError) -> PAContext {
+        var backoff = Duration.milliseconds(10)
+        while true {
+            do throws(SoundEngineError) {
+                return try connectContextOnce(loop, deadline: deadline, stateCallback: stateCallback)
+            } catch {
+                let refused = (loop.raw == mainloop?.raw ? context : controlContext)?.wasRefused ?? false
+                guard refused, backoff <= .milliseconds(160), ContinuousClock.now.advanced(by: backoff) < deadline
+                else { throw error }
+                discardContext(of: loop)
+                // Nothing else uses the loop while connecting: sleep unlocked.
+                loop.unlock()
+                var ts = timespec(tv_sec: 0, tv_nsec: Int(backoff.components.attoseconds / 1_000_000_000))
+                _ = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nil)
+                loop.lock()
+                backoff *= 2
+            }
+        }
+    }
+
+    /// Drops the context a failed attempt on `loop` made. `loop`'s lock held.
+    private func discardContext(of loop: PAMainloop) {
+        let isPlayback = loop.raw == mainloop?.raw
+        guard let ctx = isPlayback ? context : controlContext else { return }
+        ctx.setStateCallback(nil, nil)
+        ctx.disconnect()
+        ctx.unref()
+        if isPlayback { context = nil } else { controlContext = nil }
+    }
+
+    private func connectContextOnce(
         _ loop: PAMainloop, deadline: ContinuousClock.Instant, stateCallback: PAContext.NotifyCallback
     ) throws(SoundEngineError) -> PAContext {
         var props = ["application.name": configuration.applicationName,
