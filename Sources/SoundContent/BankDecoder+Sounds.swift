@@ -4,7 +4,8 @@ extension BankDecoder {
         guard
             let fields = object(
                 node, at: path, what: "sound '\(name)'", required: ["file"],
-                optional: ["stream", "loop", "volume", "pitch", "bus", "attenuation", "priority", "virtualBehavior"])
+                optional: ["stream", "loop", "volume", "pitch", "bus", "attenuation", "priority", "virtualBehavior",
+                           "markers"])
         else { return nil }
         var file = ""
         if let written = string(fields, "file"), let fileNode = fields["file"] {
@@ -22,6 +23,24 @@ extension BankDecoder {
             bus: reference(fields, "bus", as: .bus) ?? "master",
             attenuation: reference(fields, "attenuation", as: .attenuation),
             priority: integer(fields, "priority", default: 50, range: 0...100),
-            virtualBehavior: choice(fields, "virtualBehavior", default: .kill))
+            virtualBehavior: choice(fields, "virtualBehavior", default: .kill),
+            markers: markers(fields, of: name))
+    }
+
+    /// `"markers": {"name": seconds, …}`: named points in the sound.
+    mutating func markers(_ fields: JSONFields, of sound: String) -> [BankMarker] {
+        guard let node = fields["markers"] else { return [] }
+        let path = fields.path.key("markers")
+        guard let entries = object(node, at: path, what: "the markers of sound '\(sound)'", optional: nil) else {
+            return []
+        }
+        return entries.members.compactMap { member in
+            guard !member.key.isEmpty else {
+                report(path.key(member.key), at: member.keyOffset, "a marker needs a non-empty name")
+                return nil
+            }
+            return numberValue(member.value, at: path.key(member.key), range: 0...3600, unit: "seconds")
+                .map { BankMarker(name: member.key, time: $0) }
+        }
     }
 }

@@ -124,12 +124,18 @@ public struct BankSound: Sendable, Hashable {
     public var priority: Int
     /// What a voice of this sound does when it loses its slot.
     public var virtualBehavior: VirtualVoiceBehavior
+    /// Named points in the sound (seconds from its start, in the file's own
+    /// time), sorted by time: a voice crossing one reports an
+    /// `EventCallback.marker` (Wwise's marker callback). Every lap of a
+    /// looping voice crosses them again.
+    public var markers: [BankMarker]
 
     public init(
         name: String, file: String, stream: Bool = false, loop: Bool = false, volumeDB: Double = 0,
         pitchCents: Double = 0, bus: String = "master", attenuation: String? = nil, priority: Int = 50,
-        virtualBehavior: VirtualVoiceBehavior = .kill
+        virtualBehavior: VirtualVoiceBehavior = .kill, markers: [BankMarker] = []
     ) {
+        self.markers = markers.sorted { $0.time < $1.time }
         self.name = name
         self.file = file
         self.stream = stream
@@ -140,6 +146,19 @@ public struct BankSound: Sendable, Hashable {
         self.attenuation = attenuation
         self.priority = priority
         self.virtualBehavior = virtualBehavior
+    }
+}
+
+/// A named point in a sound (Wwise marker / WAV cue).
+public struct BankMarker: Sendable, Hashable {
+    /// The name the marker callback carries.
+    public var name: String
+    /// Seconds from the start of the sound file (0…3600).
+    public var time: Double
+
+    public init(name: String, time: Double) {
+        self.name = name
+        self.time = time
     }
 }
 
