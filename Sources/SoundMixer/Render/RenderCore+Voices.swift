@@ -81,6 +81,7 @@ extension RenderCore {
             busStates[bus].dirty = true
         }
         guard voice.pointee.isFiltered else { return renderRuns(voice, from: offset, into: busLeft, busRight) }
+        if batchedLowPass && voice.pointee.body.planes == 1 { return batchFiltered(voice, from: offset, bus: bus) }
         let n = quantum - offset
         let left = voiceScratch + offset, right = voiceScratch + quantum + offset
         clear(left, right, n)
