@@ -812,8 +812,12 @@ static void lowpass_batch_portable(const mk_lowpass_lane *lanes, int32_t count, 
     float *rows[W];                                                                                         \
     int32_t st[W], re[W];                                                                                   \
     float p0[W], dp[W], ho[W], s1a[W], s2a[W];                                                              \
+    float g0[2][W], gs[2][W];                                                                               \
     unsigned fused = 0, stored = 0, misaligned = 0;                                                         \
     for (int32_t i = 0; i < W; i++) {                                                                       \
+        const int f = i < count && ln[i].fuse;                                                              \
+        g0[0][i] = f ? ln[i].gain[0] : 0, g0[1][i] = f ? ln[i].gain[1] : 0;                                 \
+        gs[0][i] = f ? ln[i].gain_step[0] : 0, gs[1][i] = f ? ln[i].gain_step[1] : 0;                       \
         const mk_lowpass_lane *l = &ln[i < count ? i : 0];                                                  \
         rows[i] = l->row;                                                                                   \
         if (i < count) {                                                                                    \
@@ -1002,8 +1006,8 @@ static MK_AVX512 void lp_batch16_avx512(const mk_lowpass_lane *ln, int32_t count
             }
         }
         lp_transpose16(x);
-        for (int i = 0; i < 16; i++) {
-            if (!((stored >> i) & 1)) continue;
+        for (unsigned bits = stored; bits; bits &= bits - 1) {
+            const int i = __builtin_ctz(bits);
             if (st[i] <= T) {
                 _mm512_storeu_ps(rows[i] + T, x[i]);
             } else if (st[i] < T + 16) {  // frames before the start stay as they were
@@ -1011,18 +1015,20 @@ static MK_AVX512 void lp_batch16_avx512(const mk_lowpass_lane *ln, int32_t count
             }
         }
         if (fused) {
+            // Every lane, unrolled (a lane that does not fuse has gain 0),
+            // into four partial sums per side so the adds do not queue.
             const __m512 tv = _mm512_cvtepi32_ps(_mm512_add_epi32(vT, iota));
-            __m512 accL = _mm512_loadu_ps(BL + T), accR = _mm512_loadu_ps(BR + T);
+            __m512 accL[4] = {_mm512_loadu_ps(BL + T), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+            __m512 accR[4] = {_mm512_loadu_ps(BR + T), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+#pragma clang loop unroll(full)
             for (int i = 0; i < 16; i++) {
-                if (!((fused >> i) & 1)) continue;
-                const mk_lowpass_lane *l = &ln[i];
-                const __m512 gl = _mm512_fmadd_ps(tv, _mm512_set1_ps(l->gain_step[0]), _mm512_set1_ps(l->gain[0]));
-                const __m512 gr = _mm512_fmadd_ps(tv, _mm512_set1_ps(l->gain_step[1]), _mm512_set1_ps(l->gain[1]));
-                accL = _mm512_fmadd_ps(gl, x[i], accL);
-                accR = _mm512_fmadd_ps(gr, x[i], accR);
+                const __m512 gl = _mm512_fmadd_ps(tv, _mm512_set1_ps(gs[0][i]), _mm512_set1_ps(g0[0][i]));
+                const __m512 gr = _mm512_fmadd_ps(tv, _mm512_set1_ps(gs[1][i]), _mm512_set1_ps(g0[1][i]));
+                accL[i & 3] = _mm512_fmadd_ps(gl, x[i], accL[i & 3]);
+                accR[i & 3] = _mm512_fmadd_ps(gr, x[i], accR[i & 3]);
             }
-            _mm512_storeu_ps(BL + T, accL);
-            _mm512_storeu_ps(BR + T, accR);
+            _mm512_storeu_ps(BL + T, _mm512_add_ps(_mm512_add_ps(accL[0], accL[1]), _mm512_add_ps(accL[2], accL[3])));
+            _mm512_storeu_ps(BR + T, _mm512_add_ps(_mm512_add_ps(accR[0], accR[1]), _mm512_add_ps(accR[2], accR[3])));
         }
     }
     _mm512_storeu_ps(s1a, s1);
