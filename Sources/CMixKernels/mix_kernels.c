@@ -813,11 +813,12 @@ static void lowpass_batch_portable(const mk_lowpass_lane *lanes, int32_t count, 
     int32_t st[W], re[W];                                                                                   \
     float p0[W], dp[W], ho[W], s1a[W], s2a[W];                                                              \
     float g0[2][W], gs[2][W];                                                                               \
-    unsigned fused = 0, stored = 0, misaligned = 0;                                                         \
+    unsigned fused = 0, stored = 0, misaligned = 0, ramps = 0;                                              \
     for (int32_t i = 0; i < W; i++) {                                                                       \
         const int f = i < count && ln[i].fuse;                                                              \
         g0[0][i] = f ? ln[i].gain[0] : 0, g0[1][i] = f ? ln[i].gain[1] : 0;                                 \
         gs[0][i] = f ? ln[i].gain_step[0] : 0, gs[1][i] = f ? ln[i].gain_step[1] : 0;                       \
+        ramps |= gs[0][i] != 0 || gs[1][i] != 0;                                                            \
         const mk_lowpass_lane *l = &ln[i < count ? i : 0];                                                  \
         rows[i] = l->row;                                                                                   \
         if (i < count) {                                                                                    \
@@ -866,8 +867,9 @@ static MK_AVX2 void lp_batch8_avx2(const mk_lowpass_lane *ln, int32_t count, int
     const __m256 vp0 = _mm256_loadu_ps(p0), vdp = _mm256_loadu_ps(dp), vho = _mm256_loadu_ps(ho);
     const __m256 one = _mm256_set1_ps(1.0f);
     const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    __m256i vmis = _mm256_setzero_si256();
-    for (int i = 0; i < 8; i++) ((int32_t *)&vmis)[i] = (misaligned >> i) & 1 ? -1 : 0;
+    int32_t mis[8];
+    for (int i = 0; i < 8; i++) mis[i] = (misaligned >> i) & 1 ? -1 : 0;
+    const __m256i vmis = _mm256_loadu_si256((const __m256i *)mis);
     __m256 s1 = _mm256_loadu_ps(s1a), s2 = _mm256_loadu_ps(s2a);
     const int32_t full = frames & ~7;
     for (int32_t T = 0; T < full; T += 8) {
@@ -906,18 +908,24 @@ static MK_AVX2 void lp_batch8_avx2(const mk_lowpass_lane *ln, int32_t count, int
             }
         }
         if (fused) {
+            // As in the AVX-512 kernel: all lanes unrolled (gain 0 where a
+            // lane does not fuse), partial sums, no per-frame gain when no
+            // lane ramps.
             const __m256 tv = _mm256_cvtepi32_ps(_mm256_add_epi32(vT, iota));
-            __m256 accL = _mm256_loadu_ps(BL + T), accR = _mm256_loadu_ps(BR + T);
+            __m256 accL[2] = {_mm256_loadu_ps(BL + T), _mm256_setzero_ps()};
+            __m256 accR[2] = {_mm256_loadu_ps(BR + T), _mm256_setzero_ps()};
+#pragma clang loop unroll(full)
             for (int i = 0; i < 8; i++) {
-                if (!((fused >> i) & 1)) continue;
-                const mk_lowpass_lane *l = &ln[i];
-                const __m256 gl = _mm256_fmadd_ps(tv, _mm256_set1_ps(l->gain_step[0]), _mm256_set1_ps(l->gain[0]));
-                const __m256 gr = _mm256_fmadd_ps(tv, _mm256_set1_ps(l->gain_step[1]), _mm256_set1_ps(l->gain[1]));
-                accL = _mm256_fmadd_ps(gl, x[i], accL);
-                accR = _mm256_fmadd_ps(gr, x[i], accR);
+                __m256 gl = _mm256_set1_ps(g0[0][i]), gr = _mm256_set1_ps(g0[1][i]);
+                if (ramps) {
+                    gl = _mm256_fmadd_ps(tv, _mm256_set1_ps(gs[0][i]), gl);
+                    gr = _mm256_fmadd_ps(tv, _mm256_set1_ps(gs[1][i]), gr);
+                }
+                accL[i & 1] = _mm256_fmadd_ps(gl, x[i], accL[i & 1]);
+                accR[i & 1] = _mm256_fmadd_ps(gr, x[i], accR[i & 1]);
             }
-            _mm256_storeu_ps(BL + T, accL);
-            _mm256_storeu_ps(BR + T, accR);
+            _mm256_storeu_ps(BL + T, _mm256_add_ps(accL[0], accL[1]));
+            _mm256_storeu_ps(BR + T, _mm256_add_ps(accR[0], accR[1]));
         }
     }
     _mm256_storeu_ps(s1a, s1);
@@ -1020,12 +1028,20 @@ static MK_AVX512 void lp_batch16_avx512(const mk_lowpass_lane *ln, int32_t count
             const __m512 tv = _mm512_cvtepi32_ps(_mm512_add_epi32(vT, iota));
             __m512 accL[4] = {_mm512_loadu_ps(BL + T), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
             __m512 accR[4] = {_mm512_loadu_ps(BR + T), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+            if (ramps) {
 #pragma clang loop unroll(full)
-            for (int i = 0; i < 16; i++) {
-                const __m512 gl = _mm512_fmadd_ps(tv, _mm512_set1_ps(gs[0][i]), _mm512_set1_ps(g0[0][i]));
-                const __m512 gr = _mm512_fmadd_ps(tv, _mm512_set1_ps(gs[1][i]), _mm512_set1_ps(g0[1][i]));
-                accL[i & 3] = _mm512_fmadd_ps(gl, x[i], accL[i & 3]);
-                accR[i & 3] = _mm512_fmadd_ps(gr, x[i], accR[i & 3]);
+                for (int i = 0; i < 16; i++) {
+                    const __m512 gl = _mm512_fmadd_ps(tv, _mm512_set1_ps(gs[0][i]), _mm512_set1_ps(g0[0][i]));
+                    const __m512 gr = _mm512_fmadd_ps(tv, _mm512_set1_ps(gs[1][i]), _mm512_set1_ps(g0[1][i]));
+                    accL[i & 3] = _mm512_fmadd_ps(gl, x[i], accL[i & 3]);
+                    accR[i & 3] = _mm512_fmadd_ps(gr, x[i], accR[i & 3]);
+                }
+            } else {  // constant gains: broadcast operands, no per-frame gain
+#pragma clang loop unroll(full)
+                for (int i = 0; i < 16; i++) {
+                    accL[i & 3] = _mm512_fmadd_ps(_mm512_set1_ps(g0[0][i]), x[i], accL[i & 3]);
+                    accR[i & 3] = _mm512_fmadd_ps(_mm512_set1_ps(g0[1][i]), x[i], accR[i & 3]);
+                }
             }
             _mm512_storeu_ps(BL + T, _mm512_add_ps(_mm512_add_ps(accL[0], accL[1]), _mm512_add_ps(accL[2], accL[3])));
             _mm512_storeu_ps(BR + T, _mm512_add_ps(_mm512_add_ps(accR[0], accR[1]), _mm512_add_ps(accR[2], accR[3])));
