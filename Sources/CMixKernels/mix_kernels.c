@@ -108,7 +108,9 @@ MK_INLINE float sample_sinc(const float *x, uint64_t pos) MK_NONBLOCKING {
     const float *x = s->source[0], *y = s->source[1];                                             \
     uint64_t pos = s->position + (uint64_t)start * s->step;                                       \
     const float gl = s->gain[0], gr = s->gain[1], dl = s->gain_step[0], dr = s->gain_step[1];     \
-    if (y == NULL) {                                                                              \
+    if (y == NULL && R == NULL) {                                                                 \
+        for (int32_t i = start; i < n; i++, pos += s->step) L[i] += SAMPLE(x, pos) * (gl + dl * (float)i); \
+    } else if (y == NULL) {                                                                       \
         for (int32_t i = start; i < n; i++, pos += s->step) {                                     \
             float v = SAMPLE(x, pos);                                                             \
             L[i] += v * (gl + dl * (float)i);                                                     \
@@ -332,7 +334,7 @@ MK_INLINE MK_AVX2 void mix_near_unity_avx2(const mk_segment *s, float *L, float 
             frame = _mm256_add_ps(frame, eight);
         }
         _mm256_storeu_ps(L + i, _mm256_fmadd_ps(v, g0, _mm256_loadu_ps(L + i)));
-        _mm256_storeu_ps(R + i, _mm256_fmadd_ps(w, g1, _mm256_loadu_ps(R + i)));
+        if (R) _mm256_storeu_ps(R + i, _mm256_fmadd_ps(w, g1, _mm256_loadu_ps(R + i)));
     }
 }
 
@@ -438,7 +440,7 @@ static MK_AVX2 void mix_linear_avx2(const mk_segment *s, float *L, float *R, int
         __m256 v = _mm256_fmadd_ps(f, _mm256_sub_ps(b, a), a);
         if (y == NULL) {
             _mm256_storeu_ps(L + i, _mm256_fmadd_ps(v, g0, _mm256_loadu_ps(L + i)));
-            _mm256_storeu_ps(R + i, _mm256_fmadd_ps(v, g1, _mm256_loadu_ps(R + i)));
+            if (R) _mm256_storeu_ps(R + i, _mm256_fmadd_ps(v, g1, _mm256_loadu_ps(R + i)));
         } else {
             const float *yb = y + (pos >> 32);
             MK_PICK(yb, c, d)
@@ -544,10 +546,10 @@ MK_INLINE MK_AVX512 void avx512_step(avx512_run *r, float *L, float *R, int32_t 
     r->pos += r->step16;
     if (m == (__mmask16)0xFFFF) {
         _mm512_storeu_ps(L + i, _mm512_fmadd_ps(v, g0, _mm512_loadu_ps(L + i)));
-        _mm512_storeu_ps(R + i, _mm512_fmadd_ps(w, g1, _mm512_loadu_ps(R + i)));
+        if (R) _mm512_storeu_ps(R + i, _mm512_fmadd_ps(w, g1, _mm512_loadu_ps(R + i)));
     } else {
         _mm512_mask_storeu_ps(L + i, m, _mm512_fmadd_ps(v, g0, _mm512_maskz_loadu_ps(m, L + i)));
-        _mm512_mask_storeu_ps(R + i, m, _mm512_fmadd_ps(w, g1, _mm512_maskz_loadu_ps(m, R + i)));
+        if (R) _mm512_mask_storeu_ps(R + i, m, _mm512_fmadd_ps(w, g1, _mm512_maskz_loadu_ps(m, R + i)));
     }
 }
 

@@ -159,6 +159,44 @@ struct LowPassBatchTests {
         }
     }
 
+    /// A batch row is mixed with `out_right == NULL` (mono into one plane):
+    /// every set and quality writes the same left plane as with a right
+    /// plane, including ramps, odd lengths and the masked last step.
+    @Test("a mono mix with no right plane writes the same left plane", arguments: KernelSelection.allCases)
+    func monoWithoutRightPlane(kernels: KernelSelection) throws {
+        guard kernels.isSupported else {
+            print("skipped: this CPU cannot run the \(kernels) kernels")
+            return
+        }
+        let choice: mk_kernel_choice =
+            switch kernels {
+            case .automatic: MK_KERNELS_AUTOMATIC
+            case .portable: MK_KERNELS_PORTABLE
+            case .avx2: MK_KERNELS_AVX2
+            case .avx512: MK_KERNELS_AVX512
+            }
+        let table = try #require(mk_select_kernels(choice))
+        var r = Random(state: 42)
+        let source = (0..<4096).map { _ in r.float(-1...1) }
+        for quality in [MK_LINEAR, MK_CUBIC, MK_SINC] {
+            for step in [0.5, 0.95, 1.0, 1.07, 1.9, 3.3] {
+                for frames in [1, 15, 16, 100, 512] {
+                    var withRight = [Float](repeating: 0.1, count: frames), right = withRight
+                    var alone = withRight
+                    source.withUnsafeBufferPointer { src in
+                        var segment = mk_segment(
+                            source: (src.baseAddress! + 64, nil), position: 0x1234_5678,
+                            step: UInt64(step * 4_294_967_296.0), gain: (0.7, 0.3), gain_step: (0.001, -0.0005),
+                            prefetch: (nil, nil))
+                        mk_mix(table, quality, &segment, &withRight, &right, Int32(frames))
+                        mk_mix(table, quality, &segment, &alone, nil, Int32(frames))
+                    }
+                    #expect(alone == withRight, "\(kernels) \(quality) step \(step) frames \(frames)")
+                }
+            }
+        }
+    }
+
     // MARK: - Through the mixer
 
     /// 37 filtered mono voices (two full batches and a partial one) on two

@@ -73,7 +73,8 @@ typedef struct mk_segment {
 } mk_segment;
 
 /// A mix kernel: adds `frames` resampled frames of `segment` into the
-/// left/right accumulators.
+/// left/right accumulators. For a mono segment `out_right` may be NULL:
+/// only `out_left` is written, with `gain[0]` (the batched low-pass's rows).
 typedef void (*mk_mix_fn)(const mk_segment *segment, float *out_left, float *out_right, int32_t frames) MK_NONBLOCKING;
 
 /// One CPU's set of kernels. Opaque to Swift; pass it back to the entry points.

@@ -14,12 +14,12 @@ extension RenderCore {
         let row = batchRows + Int(MK_GUARD_FRAMES) + k * quantum
         // The whole row is cleared: frames before `offset` are read by the
         // kernel's transpose (and ignored), so they must be finite.
-        clear(row, voiceScratch + quantum, quantum)
+        zero(row, bytes: 4 * quantum)
         let gains = (voice.pointee.left, voice.pointee.right)
         voice.pointee.left = GainRamp(1)
         voice.pointee.right = GainRamp(0)
-        // The right output of the mono mix (gain 0) goes to the scratch plane.
-        let alive = renderRuns(voice, from: offset, into: row, voiceScratch + quantum)
+        // Mono into the row alone (no right plane).
+        let alive = renderRuns(voice, from: offset, into: row, nil)
         let ramp = voice.pointee.lowPass
         let n = quantum - offset
         let ramped = min(n, ramp.framesLeft)
