@@ -108,7 +108,9 @@ MK_INLINE float sample_sinc(const float *x, uint64_t pos) MK_NONBLOCKING {
     const float *x = s->source[0], *y = s->source[1];                                             \
     uint64_t pos = s->position + (uint64_t)start * s->step;                                       \
     const float gl = s->gain[0], gr = s->gain[1], dl = s->gain_step[0], dr = s->gain_step[1];     \
-    if (y == NULL) {                                                                              \
+    if (y == NULL && R == NULL) {                                                                 \
+        for (int32_t i = start; i < n; i++, pos += s->step) L[i] += SAMPLE(x, pos) * (gl + dl * (float)i); \
+    } else if (y == NULL) {                                                                       \
         for (int32_t i = start; i < n; i++, pos += s->step) {                                     \
             float v = SAMPLE(x, pos);                                                             \
             L[i] += v * (gl + dl * (float)i);                                                     \
@@ -332,7 +334,7 @@ MK_INLINE MK_AVX2 void mix_near_unity_avx2(const mk_segment *s, float *L, float 
             frame = _mm256_add_ps(frame, eight);
         }
         _mm256_storeu_ps(L + i, _mm256_fmadd_ps(v, g0, _mm256_loadu_ps(L + i)));
-        _mm256_storeu_ps(R + i, _mm256_fmadd_ps(w, g1, _mm256_loadu_ps(R + i)));
+        if (R) _mm256_storeu_ps(R + i, _mm256_fmadd_ps(w, g1, _mm256_loadu_ps(R + i)));
     }
 }
 
@@ -438,7 +440,7 @@ static MK_AVX2 void mix_linear_avx2(const mk_segment *s, float *L, float *R, int
         __m256 v = _mm256_fmadd_ps(f, _mm256_sub_ps(b, a), a);
         if (y == NULL) {
             _mm256_storeu_ps(L + i, _mm256_fmadd_ps(v, g0, _mm256_loadu_ps(L + i)));
-            _mm256_storeu_ps(R + i, _mm256_fmadd_ps(v, g1, _mm256_loadu_ps(R + i)));
+            if (R) _mm256_storeu_ps(R + i, _mm256_fmadd_ps(v, g1, _mm256_loadu_ps(R + i)));
         } else {
             const float *yb = y + (pos >> 32);
             MK_PICK(yb, c, d)
@@ -544,10 +546,10 @@ MK_INLINE MK_AVX512 void avx512_step(avx512_run *r, float *L, float *R, int32_t 
     r->pos += r->step16;
     if (m == (__mmask16)0xFFFF) {
         _mm512_storeu_ps(L + i, _mm512_fmadd_ps(v, g0, _mm512_loadu_ps(L + i)));
-        _mm512_storeu_ps(R + i, _mm512_fmadd_ps(w, g1, _mm512_loadu_ps(R + i)));
+        if (R) _mm512_storeu_ps(R + i, _mm512_fmadd_ps(w, g1, _mm512_loadu_ps(R + i)));
     } else {
         _mm512_mask_storeu_ps(L + i, m, _mm512_fmadd_ps(v, g0, _mm512_maskz_loadu_ps(m, L + i)));
-        _mm512_mask_storeu_ps(R + i, m, _mm512_fmadd_ps(w, g1, _mm512_maskz_loadu_ps(m, R + i)));
+        if (R) _mm512_mask_storeu_ps(R + i, m, _mm512_fmadd_ps(w, g1, _mm512_maskz_loadu_ps(m, R + i)));
     }
 }
 
@@ -754,6 +756,316 @@ static MK_AVX512 void lowpass_avx512(float *L, float *R, int32_t n, float *state
 }
 #endif
 
+// MARK: - Batched low-pass: one voice per lane
+
+// The same filter as above, but the recursion runs across voices: lane i of a
+// vector carries voice i's two stage outputs, and one frame of 16 (AVX-512)
+// or 8 (AVX2) voices costs two multiplies and two FMAs, independent of the
+// others, so the latency of the chain is shared by all the lanes. The rows
+// are turned into frame vectors by an in-register transpose of W×W tiles
+// (W frames of W voices), filtered, transposed back, and either stored
+// into their rows or, for fused lanes, multiplied by their pan gains and
+// added straight into the bus (the pan-add pass never reads them again).
+//
+// Each lane keeps the scalar filter's coefficient schedule: before `start`
+// the lane is frozen (p = 1, a = 0 holds the state exactly); from `start` the
+// coefficient steps every 16 frames (p0 + dp·b, b the block's first frame
+// relative to `start`) until `ramp_end`, then `hold`. A tile where no lane
+// changes its coefficient inside it (the usual case: every voice starts at
+// frame 0 and ramps over whole blocks) computes the coefficients once;
+// otherwise they are computed per frame.
+
+// The coefficient of lane `l` at frame `t`, as the scalar filter has it.
+MK_INLINE float lp_lane_coef(const mk_lowpass_lane *l, int32_t t) MK_NONBLOCKING {
+    return t < l->ramp_end ? l->coefficient + l->coefficient_step * (float)((t - l->start) & ~(MK_LOWPASS_BLOCK - 1))
+                           : l->hold;
+}
+
+// Frames [from, to) of one lane, one at a time (the portable set, and the
+// vector sets' last partial tile).
+MK_INLINE void lp_lane_range(const mk_lowpass_lane *l, int32_t from, int32_t to, float *BL, float *BR)
+    MK_NONBLOCKING {
+    float s1 = l->state[0], s2 = l->state[1];
+    float *x = l->row;
+    if (from < l->start) from = l->start;
+    for (int32_t t = from; t < to; t++) {
+        const float p = lp_lane_coef(l, t), a = 1.0f - p;
+        s1 = a * x[t] + p * s1;
+        s2 = a * s1 + p * s2;
+        if (l->fuse) {
+            BL[t] += (l->gain[0] + l->gain_step[0] * (float)t) * s2;
+            BR[t] += (l->gain[1] + l->gain_step[1] * (float)t) * s2;
+        } else {
+            x[t] = s2;
+        }
+    }
+    l->state[0] = s1;
+    l->state[1] = s2;
+}
+
+static void lowpass_batch_portable(const mk_lowpass_lane *lanes, int32_t count, int32_t frames, float *BL,
+                                   float *BR) MK_NONBLOCKING {
+    for (int32_t i = 0; i < count; i++) lp_lane_range(&lanes[i], 0, frames, BL, BR);
+}
+
+// The per-lane parameters of one group of W lanes, unpacked into arrays
+// (lanes past `count` are frozen forever and read lane 0's row).
+#define MK_LP_UNPACK(W)                                                                                     \
+    float *rows[W];                                                                                         \
+    int32_t st[W], re[W];                                                                                   \
+    float p0[W], dp[W], ho[W], s1a[W], s2a[W];                                                              \
+    float g0[2][W], gs[2][W];                                                                               \
+    unsigned fused = 0, stored = 0, misaligned = 0, ramps = 0;                                              \
+    for (int32_t i = 0; i < W; i++) {                                                                       \
+        const int f = i < count && ln[i].fuse;                                                              \
+        g0[0][i] = f ? ln[i].gain[0] : 0, g0[1][i] = f ? ln[i].gain[1] : 0;                                 \
+        gs[0][i] = f ? ln[i].gain_step[0] : 0, gs[1][i] = f ? ln[i].gain_step[1] : 0;                       \
+        ramps |= gs[0][i] != 0 || gs[1][i] != 0;                                                            \
+        const mk_lowpass_lane *l = &ln[i < count ? i : 0];                                                  \
+        rows[i] = l->row;                                                                                   \
+        if (i < count) {                                                                                    \
+            st[i] = l->start, re[i] = l->ramp_end, p0[i] = l->coefficient, dp[i] = l->coefficient_step;     \
+            ho[i] = l->hold, s1a[i] = l->state[0], s2a[i] = l->state[1];                                    \
+            if (l->fuse) fused |= 1u << i; else stored |= 1u << i;                                          \
+            if ((l->start & (W - 1)) != 0 && l->coefficient_step != 0) misaligned |= 1u << i;              \
+        } else {                                                                                            \
+            st[i] = frames, re[i] = frames, p0[i] = 1, dp[i] = 0, ho[i] = 1, s1a[i] = 0, s2a[i] = 0;        \
+        }                                                                                                   \
+    }
+
+#ifdef MK_HAVE_AVX2
+MK_INLINE MK_AVX2 void lp_transpose8(__m256 r[8]) MK_NONBLOCKING {
+    __m256 t[8], u[8];
+    for (int i = 0; i < 4; i++) {
+        t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int h = 0; h < 2; h++) {
+        u[4 * h + 0] = _mm256_shuffle_ps(t[4 * h + 0], t[4 * h + 2], 0x44);
+        u[4 * h + 1] = _mm256_shuffle_ps(t[4 * h + 0], t[4 * h + 2], 0xEE);
+        u[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
+        u[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xEE);
+    }
+    for (int k = 0; k < 4; k++) {
+        r[k] = _mm256_permute2f128_ps(u[k], u[4 + k], 0x20);
+        r[4 + k] = _mm256_permute2f128_ps(u[k], u[4 + k], 0x31);
+    }
+}
+
+// Coefficient vector at frame vector `t` (see lp_lane_coef).
+MK_INLINE MK_AVX2 __m256 lp_coef_at8(__m256i t, __m256i st, __m256i re, __m256 p0, __m256 dp, __m256 ho)
+    MK_NONBLOCKING {
+    const __m256i blk = _mm256_and_si256(_mm256_sub_epi32(t, st), _mm256_set1_epi32(~(MK_LOWPASS_BLOCK - 1)));
+    const __m256 ramp = _mm256_add_ps(p0, _mm256_mul_ps(dp, _mm256_cvtepi32_ps(blk)));
+    const __m256 before = _mm256_castsi256_ps(_mm256_cmpgt_epi32(st, t));
+    const __m256 ramping = _mm256_castsi256_ps(_mm256_cmpgt_epi32(re, t));
+    return _mm256_blendv_ps(_mm256_blendv_ps(ho, ramp, ramping), _mm256_set1_ps(1.0f), before);
+}
+
+static MK_AVX2 void lp_batch8_avx2(const mk_lowpass_lane *ln, int32_t count, int32_t frames, float *BL, float *BR)
+    MK_NONBLOCKING {
+    MK_LP_UNPACK(8)
+    const __m256i vst = _mm256_loadu_si256((const __m256i *)st), vre = _mm256_loadu_si256((const __m256i *)re);
+    const __m256 vp0 = _mm256_loadu_ps(p0), vdp = _mm256_loadu_ps(dp), vho = _mm256_loadu_ps(ho);
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    int32_t mis[8];
+    for (int i = 0; i < 8; i++) mis[i] = (misaligned >> i) & 1 ? -1 : 0;
+    const __m256i vmis = _mm256_loadu_si256((const __m256i *)mis);
+    __m256 s1 = _mm256_loadu_ps(s1a), s2 = _mm256_loadu_ps(s2a);
+    const int32_t full = frames & ~7;
+    for (int32_t T = 0; T < full; T += 8) {
+        __m256 x[8];
+        for (int i = 0; i < 8; i++) x[i] = _mm256_loadu_ps(rows[i] + T);
+        lp_transpose8(x);
+        const __m256i vT = _mm256_set1_epi32(T), vE = _mm256_set1_epi32(T + 8);
+        // Lanes whose coefficient changes strictly inside this tile.
+        const __m256i inStart = _mm256_and_si256(_mm256_cmpgt_epi32(vst, vT), _mm256_cmpgt_epi32(vE, vst));
+        const __m256i inEnd = _mm256_and_si256(_mm256_cmpgt_epi32(vre, vT), _mm256_cmpgt_epi32(vE, vre));
+        const __m256i mis = _mm256_and_si256(vmis, _mm256_cmpgt_epi32(vre, vT));
+        if (_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(inStart, inEnd), mis), _mm256_set1_epi32(-1))) {
+            const __m256 P = lp_coef_at8(vT, vst, vre, vp0, vdp, vho), A = _mm256_sub_ps(one, P);
+            for (int j = 0; j < 8; j++) {
+                s1 = _mm256_fmadd_ps(P, s1, _mm256_mul_ps(A, x[j]));
+                s2 = _mm256_fmadd_ps(P, s2, _mm256_mul_ps(A, s1));
+                x[j] = s2;
+            }
+        } else {
+            for (int j = 0; j < 8; j++) {
+                const __m256 P = lp_coef_at8(_mm256_add_epi32(vT, _mm256_set1_epi32(j)), vst, vre, vp0, vdp, vho);
+                const __m256 A = _mm256_sub_ps(one, P);
+                s1 = _mm256_fmadd_ps(P, s1, _mm256_mul_ps(A, x[j]));
+                s2 = _mm256_fmadd_ps(P, s2, _mm256_mul_ps(A, s1));
+                x[j] = s2;
+            }
+        }
+        lp_transpose8(x);
+        for (int i = 0; i < 8; i++) {
+            if (!((stored >> i) & 1)) continue;
+            if (st[i] <= T) {
+                _mm256_storeu_ps(rows[i] + T, x[i]);
+            } else if (st[i] < T + 8) {  // frames before the start stay as they were
+                const __m256i keep = _mm256_cmpgt_epi32(_mm256_set1_epi32(st[i] - T), iota);
+                _mm256_storeu_ps(rows[i] + T, _mm256_blendv_ps(x[i], _mm256_loadu_ps(rows[i] + T), _mm256_castsi256_ps(keep)));
+            }
+        }
+        if (fused) {
+            // As in the AVX-512 kernel: all lanes unrolled (gain 0 where a
+            // lane does not fuse), partial sums, no per-frame gain when no
+            // lane ramps.
+            const __m256 tv = _mm256_cvtepi32_ps(_mm256_add_epi32(vT, iota));
+            __m256 accL[2] = {_mm256_loadu_ps(BL + T), _mm256_setzero_ps()};
+            __m256 accR[2] = {_mm256_loadu_ps(BR + T), _mm256_setzero_ps()};
+#pragma clang loop unroll(full)
+            for (int i = 0; i < 8; i++) {
+                __m256 gl = _mm256_set1_ps(g0[0][i]), gr = _mm256_set1_ps(g0[1][i]);
+                if (ramps) {
+                    gl = _mm256_fmadd_ps(tv, _mm256_set1_ps(gs[0][i]), gl);
+                    gr = _mm256_fmadd_ps(tv, _mm256_set1_ps(gs[1][i]), gr);
+                }
+                accL[i & 1] = _mm256_fmadd_ps(gl, x[i], accL[i & 1]);
+                accR[i & 1] = _mm256_fmadd_ps(gr, x[i], accR[i & 1]);
+            }
+            _mm256_storeu_ps(BL + T, _mm256_add_ps(accL[0], accL[1]));
+            _mm256_storeu_ps(BR + T, _mm256_add_ps(accR[0], accR[1]));
+        }
+    }
+    _mm256_storeu_ps(s1a, s1);
+    _mm256_storeu_ps(s2a, s2);
+    for (int32_t i = 0; i < count; i++) {
+        ln[i].state[0] = s1a[i];
+        ln[i].state[1] = s2a[i];
+        if (full < frames) lp_lane_range(&ln[i], full, frames, BL, BR);
+    }
+}
+
+static MK_AVX2 void lowpass_batch_avx2(const mk_lowpass_lane *lanes, int32_t count, int32_t frames, float *BL,
+                                       float *BR) MK_NONBLOCKING {
+    for (int32_t g = 0; g < count; g += 8) lp_batch8_avx2(lanes + g, count - g < 8 ? count - g : 8, frames, BL, BR);
+}
+#endif
+
+#ifdef MK_HAVE_AVX512
+// In-register transpose of 16 rows of 16 floats (an involution).
+MK_INLINE MK_AVX512 void lp_transpose16(__m512 r[16]) MK_NONBLOCKING {
+    __m512 t[16];
+    for (int i = 0; i < 8; i++) {
+        t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 4; i++) {
+        const __m512d a = _mm512_castps_pd(t[4 * i]), b = _mm512_castps_pd(t[4 * i + 1]);
+        const __m512d c = _mm512_castps_pd(t[4 * i + 2]), d = _mm512_castps_pd(t[4 * i + 3]);
+        r[4 * i + 0] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
+        r[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
+        r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
+        r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
+    }
+    for (int i = 0; i < 2; i++) {
+        for (int k = 0; k < 4; k++) {
+            t[8 * i + k] = _mm512_shuffle_f32x4(r[8 * i + k], r[8 * i + 4 + k], 0x88);
+            t[8 * i + 4 + k] = _mm512_shuffle_f32x4(r[8 * i + k], r[8 * i + 4 + k], 0xDD);
+        }
+    }
+    for (int k = 0; k < 8; k++) {
+        r[k] = _mm512_shuffle_f32x4(t[k], t[8 + k], 0x88);
+        r[8 + k] = _mm512_shuffle_f32x4(t[k], t[8 + k], 0xDD);
+    }
+}
+
+MK_INLINE MK_AVX512 __m512 lp_coef_at16(__m512i t, __m512i st, __m512i re, __m512 p0, __m512 dp, __m512 ho)
+    MK_NONBLOCKING {
+    const __m512i blk = _mm512_and_si512(_mm512_sub_epi32(t, st), _mm512_set1_epi32(~(MK_LOWPASS_BLOCK - 1)));
+    const __m512 ramp = _mm512_add_ps(p0, _mm512_mul_ps(dp, _mm512_cvtepi32_ps(blk)));
+    const __m512 held = _mm512_mask_blend_ps(_mm512_cmpgt_epi32_mask(re, t), ho, ramp);
+    return _mm512_mask_blend_ps(_mm512_cmpgt_epi32_mask(st, t), held, _mm512_set1_ps(1.0f));
+}
+
+static MK_AVX512 void lp_batch16_avx512(const mk_lowpass_lane *ln, int32_t count, int32_t frames, float *BL,
+                                        float *BR) MK_NONBLOCKING {
+    MK_LP_UNPACK(16)
+    const __m512i vst = _mm512_loadu_si512(st), vre = _mm512_loadu_si512(re);
+    const __m512 vp0 = _mm512_loadu_ps(p0), vdp = _mm512_loadu_ps(dp), vho = _mm512_loadu_ps(ho);
+    const __m512 one = _mm512_set1_ps(1.0f);
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m512 s1 = _mm512_loadu_ps(s1a), s2 = _mm512_loadu_ps(s2a);
+    const int32_t full = frames & ~15;
+    for (int32_t T = 0; T < full; T += 16) {
+        __m512 x[16];
+        for (int i = 0; i < 16; i++) x[i] = _mm512_loadu_ps(rows[i] + T);
+        lp_transpose16(x);
+        const __m512i vT = _mm512_set1_epi32(T), vE = _mm512_set1_epi32(T + 16);
+        // Lanes whose coefficient changes strictly inside this tile.
+        const __mmask16 inside = (_mm512_cmpgt_epi32_mask(vst, vT) & _mm512_cmpgt_epi32_mask(vE, vst)) |
+                                 (_mm512_cmpgt_epi32_mask(vre, vT) & _mm512_cmpgt_epi32_mask(vE, vre)) |
+                                 ((__mmask16)misaligned & _mm512_cmpgt_epi32_mask(vre, vT));
+        if (!inside) {
+            const __m512 P = lp_coef_at16(vT, vst, vre, vp0, vdp, vho), A = _mm512_sub_ps(one, P);
+            for (int j = 0; j < 16; j++) {
+                s1 = _mm512_fmadd_ps(P, s1, _mm512_mul_ps(A, x[j]));
+                s2 = _mm512_fmadd_ps(P, s2, _mm512_mul_ps(A, s1));
+                x[j] = s2;
+            }
+        } else {
+            for (int j = 0; j < 16; j++) {
+                const __m512 P = lp_coef_at16(_mm512_add_epi32(vT, _mm512_set1_epi32(j)), vst, vre, vp0, vdp, vho);
+                const __m512 A = _mm512_sub_ps(one, P);
+                s1 = _mm512_fmadd_ps(P, s1, _mm512_mul_ps(A, x[j]));
+                s2 = _mm512_fmadd_ps(P, s2, _mm512_mul_ps(A, s1));
+                x[j] = s2;
+            }
+        }
+        lp_transpose16(x);
+        for (unsigned bits = stored; bits; bits &= bits - 1) {
+            const int i = __builtin_ctz(bits);
+            if (st[i] <= T) {
+                _mm512_storeu_ps(rows[i] + T, x[i]);
+            } else if (st[i] < T + 16) {  // frames before the start stay as they were
+                _mm512_mask_storeu_ps(rows[i] + T, (__mmask16)(0xFFFFu << (st[i] - T)), x[i]);
+            }
+        }
+        if (fused) {
+            // Every lane, unrolled (a lane that does not fuse has gain 0),
+            // into four partial sums per side so the adds do not queue.
+            const __m512 tv = _mm512_cvtepi32_ps(_mm512_add_epi32(vT, iota));
+            __m512 accL[4] = {_mm512_loadu_ps(BL + T), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+            __m512 accR[4] = {_mm512_loadu_ps(BR + T), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+            if (ramps) {
+#pragma clang loop unroll(full)
+                for (int i = 0; i < 16; i++) {
+                    const __m512 gl = _mm512_fmadd_ps(tv, _mm512_set1_ps(gs[0][i]), _mm512_set1_ps(g0[0][i]));
+                    const __m512 gr = _mm512_fmadd_ps(tv, _mm512_set1_ps(gs[1][i]), _mm512_set1_ps(g0[1][i]));
+                    accL[i & 3] = _mm512_fmadd_ps(gl, x[i], accL[i & 3]);
+                    accR[i & 3] = _mm512_fmadd_ps(gr, x[i], accR[i & 3]);
+                }
+            } else {  // constant gains: broadcast operands, no per-frame gain
+#pragma clang loop unroll(full)
+                for (int i = 0; i < 16; i++) {
+                    accL[i & 3] = _mm512_fmadd_ps(_mm512_set1_ps(g0[0][i]), x[i], accL[i & 3]);
+                    accR[i & 3] = _mm512_fmadd_ps(_mm512_set1_ps(g0[1][i]), x[i], accR[i & 3]);
+                }
+            }
+            _mm512_storeu_ps(BL + T, _mm512_add_ps(_mm512_add_ps(accL[0], accL[1]), _mm512_add_ps(accL[2], accL[3])));
+            _mm512_storeu_ps(BR + T, _mm512_add_ps(_mm512_add_ps(accR[0], accR[1]), _mm512_add_ps(accR[2], accR[3])));
+        }
+    }
+    _mm512_storeu_ps(s1a, s1);
+    _mm512_storeu_ps(s2a, s2);
+    for (int32_t i = 0; i < count; i++) {
+        ln[i].state[0] = s1a[i];
+        ln[i].state[1] = s2a[i];
+        if (full < frames) lp_lane_range(&ln[i], full, frames, BL, BR);
+    }
+}
+
+static MK_AVX512 void lowpass_batch_avx512(const mk_lowpass_lane *lanes, int32_t count, int32_t frames, float *BL,
+                                           float *BR) MK_NONBLOCKING {
+    for (int32_t g = 0; g < count; g += 16)
+        lp_batch16_avx512(lanes + g, count - g < 16 ? count - g : 16, frames, BL, BR);
+}
+#endif
+#undef MK_LP_UNPACK
+
 // MARK: - Tables and dispatch
 
 struct mk_kernel_table {
@@ -767,6 +1079,7 @@ struct mk_kernel_table {
     void (*write_f32)(const float *, const float *, float *, int32_t, int32_t) MK_NONBLOCKING;
     void (*write_s16)(const float *, const float *, int16_t *, int32_t, int32_t) MK_NONBLOCKING;
     void (*lowpass)(float *, float *, int32_t, float *, float, float) MK_NONBLOCKING;
+    void (*lowpass_batch)(const mk_lowpass_lane *, int32_t, int32_t, float *, float *) MK_NONBLOCKING;
 };
 
 #define MK_TABLE(SUFFIX, NAME)                                                                     \
@@ -774,7 +1087,7 @@ struct mk_kernel_table {
      clear_##SUFFIX, accumulate_##SUFFIX,                                                          \
      scale_##SUFFIX, measure_##SUFFIX,                                                             \
      clip_##SUFFIX,  write_f32_##SUFFIX,                                                           \
-     write_s16_##SUFFIX, lowpass_##SUFFIX}
+     write_s16_##SUFFIX, lowpass_##SUFFIX, lowpass_batch_##SUFFIX}
 
 static const mk_kernel_table portable_table = MK_TABLE(portable, "portable");
 #ifdef MK_HAVE_AVX2
@@ -880,6 +1193,11 @@ void mk_write_int16(const mk_kernel_table *t, const float *left, const float *ri
 void mk_lowpass(const mk_kernel_table *t, float *left, float *right, int32_t frames, float *state, float coefficient,
                 float coefficient_step) MK_NONBLOCKING {
     t->lowpass(left, right, frames, state, coefficient, coefficient_step);
+}
+
+void mk_lowpass_batch(const mk_kernel_table *t, const mk_lowpass_lane *lanes, int32_t count, int32_t frames,
+                      float *bus_left, float *bus_right) MK_NONBLOCKING {
+    t->lowpass_batch(lanes, count, frames, bus_left, bus_right);
 }
 
 void mk_zero_bytes(void *dst, int64_t bytes) MK_NONBLOCKING {

@@ -57,6 +57,10 @@ public struct MixerConfiguration: Sendable, Hashable {
     }
     /// `maxAudibleVoices` when set; `nil` = `maxVoices`.
     private var audibleLimit: Int?
+    /// Filters low-passed mono voices 16 at a time, one per vector lane
+    /// (docs/mixer.md, "The batched low-pass"); `false` filters each voice
+    /// on its own, the reference the tests compare the batched path with.
+    @_spi(Testing) public var batchedLowPass = true
 
     /// Creates a configuration; every argument has the default described on the type.
     public init(

@@ -73,7 +73,8 @@ typedef struct mk_segment {
 } mk_segment;
 
 /// A mix kernel: adds `frames` resampled frames of `segment` into the
-/// left/right accumulators.
+/// left/right accumulators. For a mono segment `out_right` may be NULL:
+/// only `out_left` is written, with `gain[0]` (the batched low-pass's rows).
 typedef void (*mk_mix_fn)(const mk_segment *segment, float *out_left, float *out_right, int32_t frames) MK_NONBLOCKING;
 
 /// One CPU's set of kernels. Opaque to Swift; pass it back to the entry points.
@@ -150,6 +151,40 @@ void mk_write_int16(const mk_kernel_table *table, const float *left, const float
 /// plane (a mono source filtered before its pan), with state s1, s2.
 void mk_lowpass(const mk_kernel_table *table, float *left, float *right, int32_t frames, float *state,
                 float coefficient, float coefficient_step) MK_NONBLOCKING;
+
+/// One voice of a batched low-pass (`mk_lowpass_batch`): a mono row of
+/// `frames` samples filtered like `mk_lowpass(row + start, NULL, ramp_end -
+/// start, state, coefficient, coefficient_step)` followed by `mk_lowpass(row +
+/// ramp_end, NULL, frames - ramp_end, state, hold, 0)`. Frames before `start`
+/// are neither read into the filter nor written; the state is held there.
+typedef struct mk_lowpass_lane {
+    /// The pre-filter signal, `frames` samples (readable from frame 0).
+    float *row;
+    /// The two stage outputs carried between calls (s1, s2).
+    float *state;
+    /// First frame filtered (0 ≤ start ≤ frames).
+    int32_t start;
+    /// The coefficient ramps (16-frame steps from `start`) up to this frame,
+    /// then is `hold` (start ≤ ramp_end ≤ frames).
+    int32_t ramp_end;
+    float coefficient;
+    float coefficient_step;
+    float hold;
+    /// 1: instead of writing the filtered row back, add it to the bus planes
+    /// with `gain[c] + gain_step[c] · t` at frame t (requires `start == 0`);
+    /// 0: write the filtered samples back into `row` (frames start..<frames).
+    int32_t fuse;
+    float gain[2];
+    float gain_step[2];
+} mk_lowpass_lane;
+
+/// Filters `count` voices at once (any count; 16 lanes at a time with
+/// AVX-512, 8 with AVX2, one by one in the portable set): the serial
+/// recursion runs across voices instead of along time. Fused lanes are
+/// added into `bus_left`/`bus_right` (`frames` samples each; may be NULL
+/// when no lane fuses). Same filter as `mk_lowpass`, within float rounding.
+void mk_lowpass_batch(const mk_kernel_table *table, const mk_lowpass_lane *lanes, int32_t count, int32_t frames,
+                      float *bus_left, float *bus_right) MK_NONBLOCKING;
 
 /// Sets `bytes` bytes at `dst` to zero.
 void mk_zero_bytes(void *dst, int64_t bytes) MK_NONBLOCKING;

@@ -12,7 +12,7 @@ extension RenderCore {
     @_noLocks @inline(__always)
     func mix(
         _ quality: UInt8, _ segment: inout mk_segment, _ left: UnsafeMutablePointer<Float>,
-        _ right: UnsafeMutablePointer<Float>, _ frames: Int
+        _ right: UnsafeMutablePointer<Float>?, _ frames: Int
     ) {
         let kernels = self.kernels
         _unsafePerformance {

@@ -81,6 +81,7 @@ extension RenderCore {
             busStates[bus].dirty = true
         }
         guard voice.pointee.isFiltered else { return renderRuns(voice, from: offset, into: busLeft, busRight) }
+        if batchedLowPass && voice.pointee.body.planes == 1 { return batchFiltered(voice, from: offset, bus: bus) }
         let n = quantum - offset
         let left = voiceScratch + offset, right = voiceScratch + quantum + offset
         clear(left, right, n)
@@ -152,10 +153,11 @@ extension RenderCore {
     /// Mixes frames `offset..<quantum` of a playing voice into the planes
     /// `left`/`right` (a quantum long), splitting the quantum where a ramp or
     /// fade ends or a scheduled stop begins. `false` when the voice ended.
+    /// `busRight` may be `nil` for a mono source (only the left plane is written).
     @_noLocks
     mutating func renderRuns(
         _ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, into busLeft: UnsafeMutablePointer<Float>,
-        _ busRight: UnsafeMutablePointer<Float>
+        _ busRight: UnsafeMutablePointer<Float>?
     ) -> Bool {
         let ratio = voice.pointee.pitch * voice.pointee.body.sampleRate / engineRate
         let step = UInt64(ratio * 4_294_967_296.0)
@@ -176,7 +178,7 @@ extension RenderCore {
             let left0 = v.left.value * f0, right0 = v.right.value * f0
             let left1 = v.left.value(after: n) * f1, right1 = v.right.value(after: n) * f1
             var run = VoiceRun(
-                left: busLeft + t, right: busRight + t, frames: n, step: step, gainLeft: left0,
+                left: busLeft + t, right: busRight.map { $0 + t }, frames: n, step: step, gainLeft: left0,
                 gainRight: right0, stepLeft: (left1 - left0) / Float(n), stepRight: (right1 - right0) / Float(n))
             let ended = v.stream >= 0 ? mixStream(voice, &run) : mixSound(voice, &run)
             voice.pointee.left.advance(n)
@@ -333,7 +335,7 @@ extension RenderCore {
             gain_step: (run.stepLeft, run.stepRight), prefetch: (prefetch0, prefetch1))
         prefetch0 = nil
         prefetch1 = nil
-        mix(quality, &segment, run.left + done, run.right + done, frames)
+        mix(quality, &segment, run.left + done, run.right.map { $0 + done }, frames)
     }
 }
 
@@ -341,7 +343,8 @@ extension RenderCore {
 /// it reads, and its linear gain ramps.
 struct VoiceRun {
     let left: UnsafeMutablePointer<Float>
-    let right: UnsafeMutablePointer<Float>
+    /// `nil`: a mono source mixed into `left` only.
+    let right: UnsafeMutablePointer<Float>?
     let frames: Int
     let step: UInt64
     let gainLeft: Float

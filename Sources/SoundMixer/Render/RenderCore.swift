@@ -39,6 +39,20 @@ struct RenderCore {
     /// plane of `quantum` frames, 64-byte aligned (render).
     let voiceScratch: UnsafeMutablePointer<Float>
 
+    // MARK: Batched low-pass (render)
+    /// Whether filtered mono voices go through the batch (`MixerConfiguration.batchedLowPass`).
+    let batchedLowPass: Bool
+    /// `RenderCore.lowPassBatch` rows of `quantum` frames, each a batched
+    /// voice's pre-filter mono signal, with `MK_GUARD_FRAMES` readable zeros
+    /// before the first and after the last (the pan-add reads them).
+    let batchRows: UnsafeMutablePointer<Float>
+    /// The batch's kernel descriptions and what the pan-add needs, per row.
+    let batchLanes: UnsafeMutablePointer<mk_lowpass_lane>
+    let batchEntries: UnsafeMutablePointer<BatchEntry>
+    var batchCount = 0
+    /// The bus the batch's fused lanes are added to (the first lane's).
+    var batchBus = 0
+
     // MARK: Voice limit (render)
     /// `MixerConfiguration.maxAudibleVoices`.
     let maxAudible: Int
@@ -105,6 +119,9 @@ struct RenderCore {
 }
 
 extension RenderCore {
+    /// Filtered mono voices per batch: one per AVX-512 lane.
+    static var lowPassBatch: Int { @_noLocks @inline(__always) get { 16 } }
+
     /// Allocates and initialises a core for `configuration` (validated).
     static func make(_ configuration: MixerConfiguration, commandSlots: Int) -> UnsafeMutablePointer<RenderCore> {
         let c = configuration
@@ -137,6 +154,13 @@ extension RenderCore {
         let voiceScratch = UnsafeMutableRawPointer.allocate(byteCount: 2 * c.quantumFrames * 4, alignment: 64)
             .initializeMemory(as: Float.self, repeating: 0, count: 2 * c.quantumFrames)
 
+        let rowFloats = lowPassBatch * c.quantumFrames + 2 * Int(MK_GUARD_FRAMES)
+        let batchRows = UnsafeMutableRawPointer.allocate(byteCount: rowFloats * 4, alignment: 64)
+            .initializeMemory(as: Float.self, repeating: 0, count: rowFloats)
+        let blankLane = mk_lowpass_lane(
+            row: batchRows, state: batchRows, start: 0, ramp_end: 0, coefficient: 0, coefficient_step: 0, hold: 0,
+            fuse: 0, gain: (0, 0), gain_step: (0, 0))
+
         let core = UnsafeMutablePointer<RenderCore>.allocate(capacity: 1)
         core.initialize(
             to: RenderCore(
@@ -148,7 +172,8 @@ extension RenderCore {
                 atomics: shared,
                 voices: table(c.maxVoices, RenderVoice()), active: table(c.maxVoices, Int32(0)),
                 voiceEnded: atomics(c.maxVoices), filterStates: table(4 * c.maxVoices, Float(0)),
-                voiceScratch: voiceScratch,
+                voiceScratch: voiceScratch, batchedLowPass: c.batchedLowPass, batchRows: batchRows,
+                batchLanes: table(lowPassBatch, blankLane), batchEntries: table(lowPassBatch, BatchEntry()),
                 maxAudible: c.maxAudibleVoices, rankScratch: table(c.maxVoices, RankEntry()),
                 sounds: table(c.maxSounds, SoundBody.empty), soundVoices: table(c.maxSounds, Int32(0)),
                 soundUnloading: table(c.maxSounds, UInt32(0)), soundReleased: atomics(c.maxSounds),
@@ -173,6 +198,9 @@ extension RenderCore {
         c.voiceEnded.deallocate()
         c.filterStates.deallocate()
         UnsafeMutableRawPointer(c.voiceScratch).deallocate()  // allocated raw, 64-byte aligned
+        UnsafeMutableRawPointer(c.batchRows).deallocate()  // allocated raw, 64-byte aligned
+        c.batchLanes.deallocate()
+        c.batchEntries.deallocate()
         c.rankScratch.deallocate()
         c.sounds.deallocate()
         c.soundVoices.deallocate()

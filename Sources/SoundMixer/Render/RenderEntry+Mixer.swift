@@ -105,6 +105,7 @@ extension RenderCore {
                 i += 1
             }  // else the voice ended and the last active voice moved into index i
         }
+        flushLowPassBatch()
         mixBuses()
         clock += Int64(quantum)
         let shared = atomics
