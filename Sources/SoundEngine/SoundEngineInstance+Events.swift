@@ -23,7 +23,9 @@ extension SoundEngineInstance {
             case .streamStarved(let voice):
                 log.log(.warning, "streamed \(voice) starved: the decoder fell behind (silence played)")
             case .eventsDropped(let count):
-                log.log(.warning, "\(count) meter or starvation events were lost: the mixer's event queue was full")
+                log.log(.warning, "\(count) meter, marker or starvation events were lost: the mixer's event queue was full")
+            case .marker(let voice, _, let index):
+                content.markerCrossed(voice, index: index)
             }
         }
     }

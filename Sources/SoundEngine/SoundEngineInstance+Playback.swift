@@ -33,6 +33,30 @@ extension SoundEngineInstance {
         return try mixer.loadSound(audio, name: path, loop: loop, quality: quality)
     }
 
+    /// Loads a bank sound with its markers (seconds in the file's time),
+    /// which its voices report as they cross them. Streamed sounds do not
+    /// report markers (docs/content-engine.md).
+    /// - Throws: as ``loadSound(path:streaming:loop:quality:)``, and
+    ///   `invalidParameter` naming a marker past the end of the file.
+    func loadSound(
+        path: String, streaming: Bool, loop: LoopRegion?, markers: [BankMarker]
+    ) throws(SoundEngineError) -> SoundID {
+        guard !markers.isEmpty, !streaming else { return try loadSound(path: path, streaming: streaming, loop: loop) }
+        try checkAlive()
+        let audio = try SoundFileDecoder.decode(path: path)
+        var frames: [Int] = []
+        for marker in markers {
+            let frame = Int((marker.time * Double(audio.sampleRate)).rounded(.down))
+            guard frame < audio.frameCount else {
+                let length = Double(audio.frameCount) / Double(audio.sampleRate)
+                throw .invalidParameter(
+                    "marker '\(marker.name)' at \(marker.time) s is past the end of \(path) (\(length) s)")
+            }
+            frames.append(frame)
+        }
+        return try mixer.loadSound(audio, name: path, loop: loop, markers: frames)
+    }
+
     /// Loads decoded audio already in memory, with `loop` and `quality` as in
     /// ``loadSound(path:streaming:loop:quality:)``.
     public func loadSound(

@@ -59,6 +59,8 @@ extension Mixer {
             return .eventsDropped(event.count)
         case .meter:
             return .meter(BusID(index: UInt32(event.count)), BusMeter(peak: event.peak, rms: event.meanSquare.squareRoot()))
+        case .marker:
+            return .marker(voice, SoundID(slot: event.soundSlot, generation: event.soundGeneration), index: event.count)
         }
     }
 

@@ -16,11 +16,14 @@ extension Mixer {
     /// - Throws: `invalidParameter` for an empty sound, a rate outside
     ///   1000…768000 or a bad loop region; `maxReached` when
     ///   ``MixerConfiguration/maxSounds`` sounds are loaded.
+    ///   - markers: frames of the sound (0..<frames) whose crossing a voice
+    ///     reports as ``MixerEvent/marker(_:_:index:)``; `invalidParameter` outside.
     public func loadSound(
-        _ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
+        _ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear,
+        markers: [Int] = []
     ) throws(SoundEngineError) -> SoundID {
         // Copy outside the lock; only the arena allocation needs it.
-        let storage = try SoundStorage(audio, name: name, loop: loop) { bytes in
+        let storage = try SoundStorage(audio, name: name, loop: loop, markers: markers) { bytes in
             control.withLock { $0.arena.allocate(bytes) }
         }
         do throws(SoundEngineError) {

@@ -20,5 +20,11 @@ package enum MixerEvent: Sendable, Hashable {
     /// notices were lost (reported once there is room again; also in
     /// ``MixerStatistics/eventsDropped``). Voice ends are never lost.
     case eventsDropped(Int)
+    /// A voice's read position crossed marker `index` (in the order of the
+    /// frames given to ``Mixer/loadSound(_:name:loop:quality:markers:)``,
+    /// sorted) of its sound: at most one quantum after it was rendered. Each
+    /// lap of a looping voice crosses its markers again. Droppable like
+    /// meter readings (counted in ``eventsDropped(_:)``).
+    case marker(VoiceID, SoundID, index: Int)
 }
 

@@ -45,13 +45,15 @@ extension ContentEngine {
         var loaded: [String: SoundID] = [:]  // one mixer sound per file and way of playing it
         var sounds: [ContentID: SoundID] = [:]
         for sound in bank.sounds.values.sorted(by: { $0.name < $1.name }) {
-            let key = "\(sound.stream) \(sound.loop) \(sound.file)"
+            let key = "\(sound.stream) \(sound.loop) \(sound.markers) \(sound.file)"
             if let id = loaded[key] {
                 sounds[ContentID(sound.name)] = id
                 continue
             }
             do {
-                let id = try instance.loadSound(path: sound.file, streaming: sound.stream, loop: sound.loop ? .whole : nil)
+                let id = try instance.loadSound(
+                    path: sound.file, streaming: sound.stream, loop: sound.loop ? .whole : nil,
+                    markers: sound.markers)
                 loaded[key] = id
                 sounds[ContentID(sound.name)] = id
             } catch {

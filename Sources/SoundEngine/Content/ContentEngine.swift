@@ -68,7 +68,7 @@ final class ContentEngine: Sendable {
             defer { s.outbox.removeAll(keepingCapacity: true) }
             return s.outbox
         }
-        for item in owed { item.callback(.endOfEvent(item.playing)) }
+        for item in owed { item.callback(item.message) }
     }
 
     /// Event thread, once, after terminate completed every voice: playing IDs
@@ -93,7 +93,7 @@ final class ContentEngine: Sendable {
     func endIfDone(_ id: PlayingID, _ s: inout ContentState) {
         guard let p = s.playings[id], p.voices.isEmpty, p.timers.isEmpty else { return }
         s.playings[id] = nil
-        if let callback = p.callback { s.outbox.append((callback, id)) }
+        if let callback = p.callback { s.outbox.append((callback, .endOfEvent(id))) }
     }
 
     /// A new playing ID: never 0, never one still in use.
@@ -109,6 +109,19 @@ final class ContentEngine: Sendable {
     func newToken(_ s: inout ContentState) -> UInt64 {
         defer { s.nextToken += 1 }
         return s.nextToken
+    }
+
+    /// Event thread (the mixer's marker event): tells the voice's posting
+    /// which marker of its sound was crossed.
+    func markerCrossed(_ voice: VoiceID, index: Int) {
+        state.withLock { s in
+            guard !s.closed, let v = s.voices.values.first(where: { $0.voice == voice }),
+                let callback = s.playings[v.playing]?.callback, let soundID = v.path.last,
+                case .sound(let sound, _)? = s.objects[soundID]?.kind, index < sound.markers.count
+            else { return }
+            s.outbox.append((callback, .marker(v.playing, name: sound.markers[index].name, sound: sound.name)))
+        }
+        deliverCallbacks()
     }
 
     /// Event thread (a voice's completion): forgets the voice; its playing ID

@@ -51,7 +51,7 @@ struct ContentState: Sendable {
     /// The linear volume each content bus was last given.
     var busSent: [ContentID: Float] = [ContentID("master"): 1]
     /// End-of-event callbacks owed, delivered by the event thread.
-    var outbox: [(callback: @Sendable (EventCallback) -> Void, playing: PlayingID)] = []
+    var outbox: [(callback: @Sendable (EventCallback) -> Void, message: EventCallback)] = []
     /// Set by terminate: every call refuses, every timer does nothing.
     var closed = false
     /// Whether a refresh tick is queued on the timer queue.

@@ -12,4 +12,11 @@ public enum EventCallback: Hashable, Sendable {
     /// unloaded bank or game object, terminate), and also for an event that
     /// played nothing.
     case endOfEvent(PlayingID)
+    /// A voice of the posting crossed a marker of its sound (`AK_Marker`):
+    /// the marker's name from the bank, the sound's name. Markers arrive in
+    /// order, at most about one render quantum (plus the event thread's
+    /// 10 ms poll) after the marked audio was mixed; each lap of a looping
+    /// sound crosses them again; markers crossed while a voice is virtual
+    /// are skipped. Always before the posting's ``endOfEvent(_:)``.
+    case marker(PlayingID, name: String, sound: String)
 }

@@ -16,7 +16,8 @@ struct SoundStorage: @unchecked Sendable {
     /// with a byte count). Throws `invalidParameter` for an empty sound, a
     /// rate out of range or a bad loop region (before allocating).
     init(
-        _ audio: DecodedAudio, name: String, loop: LoopRegion?, allocate: (Int) -> SoundArena.Allocation
+        _ audio: DecodedAudio, name: String, loop: LoopRegion?, markers: [Int] = [],
+        allocate: (Int) -> SoundArena.Allocation
     ) throws(SoundEngineError) {
         let frames = audio.frameCount
         guard frames > 0, frames < Int(Int32.max) else {
@@ -44,10 +45,18 @@ struct SoundStorage: @unchecked Sendable {
         let loopLength = loopEnd - loopStart
         let loopStride = inner ? loopLength + 2 * g : 0
         let total = planes * (planeStride + loopStride)
-        bytes = total * MemoryLayout<Float>.stride
+        let sortedMarkers = markers.sorted()
+        if let bad = sortedMarkers.first(where: { $0 < 0 || $0 >= frames }) {
+            throw .invalidParameter("marker at frame \(bad) of sound '\(name)' is not inside its \(frames) frames")
+        }
+        // Marker frames (Int32) after the samples: Float and Int32 share size and alignment.
+        bytes = (total + sortedMarkers.count) * MemoryLayout<Float>.stride
         allocation = allocate(bytes)
         let memory = allocation.memory.bindMemory(to: Float.self, capacity: total)
         memory.initialize(repeating: 0, count: total)
+        let markerMemory = (allocation.memory + total * MemoryLayout<Float>.stride)
+            .bindMemory(to: Int32.self, capacity: sortedMarkers.count)
+        for (i, frame) in sortedMarkers.enumerated() { markerMemory[i] = Int32(frame) }
 
         let plane0 = memory + g
         let plane1 = planes == 2 ? plane0 + planeStride : nil
@@ -86,6 +95,8 @@ struct SoundStorage: @unchecked Sendable {
         body.loopEnd = loop == nil ? 0 : loopEnd
         body.planes = planes
         body.sampleRate = Double(audio.sampleRate)
+        body.markers = sortedMarkers.isEmpty ? nil : UnsafePointer(markerMemory)
+        body.markerCount = sortedMarkers.count
         self.body = body
     }
 }

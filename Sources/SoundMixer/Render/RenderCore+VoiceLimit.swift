@@ -147,6 +147,8 @@ extension RenderCore {
             return false
         }
         voice.pointee.position = position
+        // Markers crossed while virtual are skipped, not reported late in a burst.
+        rewindMarkers(voice, to: Int(position &>> 32))
         return true
     }
 }

@@ -236,7 +236,9 @@ extension RenderCore {
                 if body.loopPlane0 != nil && !inLoopBody {
                     voice.pointee.inLoopBody = true
                 } else {
+                    reportMarkers(voice, before: limit)
                     position -= UInt64(body.loopEnd - body.loopStart) &<< 32
+                    rewindMarkers(voice, to: body.loopStart)
                 }
                 continue
             }
@@ -255,7 +257,35 @@ extension RenderCore {
             done += n
         }
         voice.pointee.position = position
+        reportMarkers(voice, before: position)
         return !looping && position >= UInt64(body.frames) &<< 32
+    }
+
+    /// Posts a marker event for every marker of the voice's sound below the
+    /// read position `position` (32.32) not reported yet.
+    @_noLocks @inline(__always)
+    mutating func reportMarkers(_ voice: UnsafeMutablePointer<RenderVoice>, before position: UInt64) {
+        guard let markers = voice.pointee.body.markers else { return }
+        let count = voice.pointee.body.markerCount
+        var next = Int(voice.pointee.nextMarker)
+        while next < count && UInt64(markers[next]) &<< 32 < position {
+            let v = voice.pointee
+            post(
+                RenderEvent(
+                    kind: .marker, voiceSlot: UInt32(voice - voices), voiceGeneration: v.generation,
+                    soundSlot: v.sound, soundGeneration: v.soundGeneration, count: next))
+            next += 1
+        }
+        voice.pointee.nextMarker = Int32(next)
+    }
+
+    /// After a loop wrap: the next marker is the first at or after `frame`.
+    @_noLocks @inline(__always)
+    mutating func rewindMarkers(_ voice: UnsafeMutablePointer<RenderVoice>, to frame: Int) {
+        guard let markers = voice.pointee.body.markers else { return }
+        var next = 0
+        while next < voice.pointee.body.markerCount && Int(markers[next]) < frame { next += 1 }
+        voice.pointee.nextMarker = Int32(next)
     }
 
     /// Mixes `run` from a stream ring; `true` when the stream ended. A ring

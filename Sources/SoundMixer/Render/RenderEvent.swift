@@ -6,6 +6,8 @@ struct RenderEvent: BitwiseCopyable {
         case streamStarved
         case eventsDropped
         case meter
+        /// A voice crossed marker `count` of its sound.
+        case marker
     }
 
     var kind: Kind

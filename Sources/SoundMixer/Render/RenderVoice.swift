@@ -62,6 +62,8 @@ struct RenderVoice: BitwiseCopyable {
     /// For a stream: absolute source frame of ring frame 0 of the current lap.
     var streamBase = 0
     var pitch: Double = 1
+    /// Index of the next marker of `body` the read position has not crossed.
+    var nextMarker: Int32 = 0
 
     /// Mixer frame of the first output frame (phase `scheduled`).
     var startTime: Int64 = 0

@@ -25,6 +25,9 @@ struct SoundBody: BitwiseCopyable {
     /// Planes: 1 (mono) or 2 (stereo; sources with more channels are mixed down when loaded).
     var planes: Int = 0
     var sampleRate: Double = 0
+    /// Marker frames, ascending (`markerCount` of them), or nil.
+    var markers: UnsafePointer<Int32>?
+    var markerCount: Int = 0
 
     /// No sound.
     @_noLocks init() {}
