@@ -140,6 +140,8 @@ struct HeadlessDemo {
                 }
             case .eventEnded(let playing):
                 runner.eventEnded(playing)
+            case .marker(let playing, let name, let sound):
+                runner.markerCrossed(playing, name: name, sound: sound)
             case .signal, .timeUp:
                 break run
             }
@@ -201,6 +203,8 @@ enum RunInput: Sendable {
     case post(Int)
     /// A posting ended (its end-of-event callback).
     case eventEnded(PlayingID)
+    /// A voice of a posting crossed a marker of its sound.
+    case marker(PlayingID, name: String, sound: String)
     /// `--seconds` elapsed, or the grace after the end of stdin.
     case timeUp
 }
@@ -281,7 +285,10 @@ final class CommandRunner {
     func post(_ event: String, on object: GameObjectID) throws(SoundEngineError) -> PlayingID {
         let input = input
         let playing = try SoundEngine.postEvent(event, on: object) { callback in
-            if case .endOfEvent(let id) = callback { input.yield(.eventEnded(id)) }
+            switch callback {
+            case .endOfEvent(let id): input.yield(.eventEnded(id))
+            case .marker(let id, let name, let sound): input.yield(.marker(id, name: name, sound: sound))
+            }
         }
         postings[playing] = (event, banks.mayLoop(event: event))
         return playing
@@ -292,6 +299,12 @@ final class CommandRunner {
         let object = DemoBanks.defaultGameObject
         let playing = try post(event, on: object)
         out.emit { t in [JSONLine.posted(event, playing, on: object, t: t)] }
+    }
+
+    /// Writes the `marker` line of a posting of this run.
+    func markerCrossed(_ playing: PlayingID, name: String, sound: String) {
+        guard postings[playing] != nil else { return }
+        out.emit { t in [JSONLine.marker(playing, name: name, sound: sound, t: t)] }
     }
 
     /// Writes the `endOfEvent` line of a posting of this run.

@@ -79,6 +79,16 @@ struct JSONLine {
         return line
     }
 
+    /// A voice of a posting crossed a bank marker (Wwise `AK_Marker`): the
+    /// posting's `playingID`, the marker's `name` and its `sound`.
+    static func marker(_ playing: PlayingID, name: String, sound: String, t: Double) -> JSONLine {
+        var line = JSONLine(t: t, event: "marker")
+        line.add("playingID", int: Int(playing.rawValue))
+        line.add("name", string: name)
+        line.add("sound", string: sound)
+        return line
+    }
+
     /// A posting ended (Wwise `AK_EndOfEvent`): its `playingID` and the event's `name` as posted.
     static func endOfEvent(_ playing: PlayingID, name: String, t: Double) -> JSONLine {
         var line = JSONLine(t: t, event: "endOfEvent")

@@ -13,6 +13,26 @@ let demoBank = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 @Suite struct BankCommandTests {
     func isEvent(_ name: String) -> ([String: Any]) -> Bool { { $0["event"] as? String == name } }
 
+    @Test func theDialogueLinesMarkersAreReportedInOrderBeforeItsEnd() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let demo = try DemoProcess(["--headless", "--bank", demoBank, "--post", "Play_Dialogue"], server: server.address)
+        demo.closeInput()
+        let posted = try demo.firstLine(where: isEvent("posted"))
+        let playing = try #require(posted["playingID"] as? Int)
+        _ = try demo.firstLine(where: isEvent("endOfEvent"))
+        #expect(demo.waitForExit() == 0, "stderr: \(demo.readErrors())")
+        let objects = try demo.lines.map(object)
+        let markers = objects.filter { $0["event"] as? String == "marker" }
+        #expect(markers.map { $0["name"] as? String } == ["word2", "word3"])
+        #expect(markers.allSatisfy { $0["playingID"] as? Int == playing && $0["sound"] as? String == "dialogue_line" })
+        // word2 is 0.5 s into the line, word3 1.0 s: about half a second apart, both before the end.
+        let times = markers.compactMap { $0["t"] as? Double }
+        let end = try #require(objects.first { $0["event"] as? String == "endOfEvent" }?["t"] as? Double)
+        #expect(times.count == 2 && times[1] - times[0] > 0.4 && times[1] - times[0] < 0.6, "marker times \(times)")
+        #expect(times.allSatisfy { $0 < end })
+    }
+
     @Test func aPostedFootstepIsHeardAndItsEndIsReported() throws {
         let server = try PrivateSoundServer()
         defer { server.stop() }
