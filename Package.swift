@@ -102,7 +102,7 @@ let package = Package(
             path: "Tests/LifecycleProbe"
         ),
         .testTarget(name: "SoundCoreTests", dependencies: ["SoundCore"]),
-        .testTarget(name: "SoundSessionTests", dependencies: ["SoundSession", "SoundCore"]),
+        .testTarget(name: "SoundSessionTests", dependencies: ["SoundSession", "SoundCore", "SoundServerSupport"]),
         .testTarget(
             name: "SoundMixerTests",
             dependencies: ["SoundMixer", "SoundCore", "SoundDecoding", "CAllocationCounter"]
@@ -112,7 +112,8 @@ let package = Package(
             dependencies: ["SoundDecoding", "SoundCore"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SoundContentTests", dependencies: ["SoundContent", "SoundCore", "SoundDecoding"]),
+        .testTarget(
+            name: "SoundContentTests", dependencies: ["SoundContent", "SoundCore", "SoundDecoding", "SoundServerSupport"]),
         .testTarget(name: "SoundBackendTests", dependencies: ["SoundBackend", "SoundSession", "SoundCore"]),
         .testTarget(
             name: "IntegrationDemoTests",

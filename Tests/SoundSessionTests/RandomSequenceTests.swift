@@ -1,3 +1,4 @@
+import SoundServerSupport
 import SoundCore
 import SoundSession
 import Testing
