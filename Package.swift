@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "SoundSessionTests", dependencies: ["SoundSession", "SoundCore", "SoundServerSupport"]),
         .testTarget(
             name: "SoundMixerTests",
-            dependencies: ["SoundMixer", "SoundCore", "SoundDecoding", "CAllocationCounter"]
+            dependencies: ["SoundMixer", "SoundCore", "SoundDecoding", "CAllocationCounter", "SoundServerSupport"]
         ),
         .testTarget(
             name: "SoundDecodingTests",

@@ -30,7 +30,7 @@ import Testing
         let rendering = Atomic(true)
         let rendered = Atomic(0)
         let backend = rig.backend
-        let renderer = Thread {
+        let renderer = JoinableThread {
             while rendering.load(ordering: .acquiring) {
                 _ = backend.renderFloat(frames: 512)
                 rendered.add(1, ordering: .relaxed)
@@ -93,7 +93,7 @@ import Testing
         for id in all { try engine.stopPlayingID(id) }
         let drained = eventually(within: 20) { all.allSatisfy { ends.count($0) >= 1 } }
         rendering.store(false, ordering: .releasing)
-        while !renderer.isFinished { Thread.sleep(forTimeInterval: 0.001) }
+        renderer.join()
         #expect(drained, "\(all.filter { ends.count($0) == 0 }.count) of \(all.count) postings never ended")
         #expect(all.allSatisfy { ends.count($0) == 1 }, "a posting ended twice")
         #expect(Set(all).count == all.count, "a playing ID was handed out twice while in use")

@@ -1,3 +1,4 @@
+import SoundServerSupport
 import CAllocationCounter
 import Foundation
 import SoundCore

@@ -1,3 +1,4 @@
+import SoundServerSupport
 import Foundation
 import SoundCore
 import SoundMixer
