@@ -440,13 +440,11 @@ private final class Connection {
         let deadline = ContinuousClock.now.advanced(by: configuration.connectTimeout)
         let ownClient = try loop.withLock { () throws(SoundEngineError) -> UInt32 in
             let ctx = try connectContext(loop, deadline: deadline, stateCallback: contextStateCallback)
-            context = ctx
             try queryServer(loop, deadline: deadline)
             return ctx.clientIndex
         }
         try control.withLock { () throws(SoundEngineError) in
             let ctx = try connectContext(control, deadline: deadline, stateCallback: controlContextStateCallback)
-            controlContext = ctx
             if notices.pointee.wakeFD >= 0 {
                 noticeWatch = control.watchReadable(notices.pointee.wakeFD, noticeCallback, userdata)
             }
@@ -457,7 +455,8 @@ private final class Connection {
         }
     }
 
-    /// Makes a context on `loop` and waits until it is ready, trying again a
+    /// Makes a context on `loop` (stored as the loop's context, see
+    /// ``context(of:)``) and waits until it is ready, trying again a
     /// few times (10, 20, 40, 80, 160 ms apart, within the deadline) when the
     /// connection is refused: a busy server's accept backlog overflows under
     /// a burst of connections (measured in CI: one `initialize` among many
@@ -471,7 +470,7 @@ private final class Connection {
             do throws(SoundEngineError) {
                 return try connectContextOnce(loop, deadline: deadline, stateCallback: stateCallback)
             } catch {
-                let refused = (loop.raw == mainloop?.raw ? context : controlContext)?.wasRefused ?? false
+                let refused = context(of: loop)?.wasRefused ?? false
                 guard refused, backoff <= .milliseconds(160), ContinuousClock.now.advanced(by: backoff) < deadline
                 else { throw error }
                 discardContext(of: loop)
@@ -485,14 +484,25 @@ private final class Connection {
         }
     }
 
-    /// Drops the context a failed attempt on `loop` made. `loop`'s lock held.
+    /// The context that lives on `loop`: the playback one on the playback
+    /// loop, the control one on the control loop.
+    private func context(of loop: PAMainloop) -> PAContext? {
+        loop.raw == mainloop?.raw ? self.context : controlContext
+    }
+
+    /// Stores the context that lives on `loop`.
+    private func setContext(_ ctx: PAContext?, of loop: PAMainloop) {
+        if loop.raw == mainloop?.raw { context = ctx } else { controlContext = ctx }
+    }
+
+    /// Disconnects and releases the context on `loop` (a failed attempt's,
+    /// or at teardown), its state callback first so it stays quiet. Lock held.
     private func discardContext(of loop: PAMainloop) {
-        let isPlayback = loop.raw == mainloop?.raw
-        guard let ctx = isPlayback ? context : controlContext else { return }
+        guard let ctx = context(of: loop) else { return }
         ctx.setStateCallback(nil, nil)
         ctx.disconnect()
         ctx.unref()
-        if isPlayback { context = nil } else { controlContext = nil }
+        setContext(nil, of: loop)
     }
 
     private func connectContextOnce(
@@ -507,7 +517,7 @@ private final class Connection {
             throw .insufficientMemory("libpulse could not create a context")
         }
         // Stored before the wait, so waitLocked's timers and teardown find it.
-        if loop.raw == mainloop?.raw { context = ctx } else { controlContext = ctx }
+        setContext(ctx, of: loop)
         ctx.setStateCallback(stateCallback, userdata)
         guard ctx.connect(server: configuration.serverAddress) else {
             throw .deviceNotReady("cannot connect to PulseAudio at \(addressTried): \(ctx.lastError)")
@@ -748,7 +758,7 @@ private final class Connection {
     func waitLocked(_ loop: PAMainloop, deadline: ContinuousClock.Instant, _ done: () -> Bool) -> Bool {
         if done() { return true }
         let remaining = ContinuousClock.now.duration(to: deadline)
-        guard remaining > .zero, let ctx = loop.raw == controlLoop?.raw ? controlContext : context else { return false }
+        guard remaining > .zero, let ctx = context(of: loop) else { return false }
         // A one-shot timer wakes the wait at the deadline. It may fire a
         // little early (libpulse's clock and ours round differently): then it
         // is armed again for what is left, so the wait is always bounded.
@@ -893,12 +903,7 @@ private final class Connection {
             loop.withLock {
                 closeCapture()
                 closePlayback()
-                if let ctx = context {
-                    ctx.setStateCallback(nil, nil)
-                    ctx.disconnect()
-                    ctx.unref()
-                    context = nil
-                }
+                discardContext(of: loop)
             }
         }
         if let control = controlLoop {
@@ -907,12 +912,7 @@ private final class Connection {
                 model = nil
                 if let watch = noticeWatch { control.freeWatch(watch) }
                 noticeWatch = nil
-                if let ctx = controlContext {
-                    ctx.setStateCallback(nil, nil)
-                    ctx.disconnect()
-                    ctx.unref()
-                    controlContext = nil
-                }
+                discardContext(of: control)
             }
             control.stop()
             control.free()
