@@ -184,14 +184,11 @@ extension SoundEngineInstance {
         try mixer.setBusMutedForBackgroundMusic(bus, mutedForBackgroundMusic)
     }
 
-    /// A duration in frames at the mix rate, or `invalidParameter` naming
-    /// `what` for a negative one or one over an hour; `nil` stays `nil`.
+    /// A duration in frames at the mix rate, checked by
+    /// ``Mixer/frames(_:checking:)``; `nil` stays `nil` (the call's default).
     func frames(_ duration: Duration?, _ what: String) throws(SoundEngineError) -> Int? {
         guard let duration else { return nil }
-        guard duration >= .zero, duration <= .seconds(3600) else {
-            throw .invalidParameter("\(what) \(duration) must be 0…3600 s")
-        }
-        return mixer.frames(duration)
+        return try mixer.frames(duration, checking: what)
     }
 
     /// The bus's latest peak and RMS reading (any thread; polled).

@@ -29,10 +29,7 @@ extension Mixer {
         try Self.check(volume: p.volume)
         try Self.check(pan: p.pan)
         try Self.check(pitch: p.pitch)
-        guard p.fadeIn >= .zero, p.fadeIn <= .seconds(3600) else {
-            throw .invalidParameter("fadeIn \(p.fadeIn) must be 0…3600 s")
-        }
-        let fadeInFrames = frames(p.fadeIn)
+        let fadeInFrames = try frames(p.fadeIn, checking: "fadeIn")
         if let cutoff = p.lowPassHz { try Self.check(cutoffHz: cutoff) }
         guard (0...100).contains(p.priority) else {
             throw .invalidParameter("priority = \(p.priority): must be 0…100")
@@ -45,10 +42,7 @@ extension Mixer {
             try Self.check(frames: frames, "start delay")
             (startKind, time) = (1, Int64(frames))
         case .after(let delay):
-            guard delay >= .zero, delay <= .seconds(3600) else {
-                throw .invalidParameter("start delay \(delay) must be 0…3600 s")
-            }
-            (startKind, time) = (1, Int64(frames(delay)))
+            (startKind, time) = (1, Int64(try frames(delay, checking: "start delay")))
         case .atFrame(let frame):
             guard frame >= 0 else { throw .invalidParameter("start frame \(frame) must be ≥ 0") }
             (startKind, time) = (2, frame)

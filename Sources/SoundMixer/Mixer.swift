@@ -161,6 +161,17 @@ package final class Mixer: @unchecked Sendable {
         return max(0, Int(exact.rounded()))
     }
 
+    /// `duration` in frames, as ``frames(_:)``, after checking it is 0…3600 s
+    /// (an hour: far from `Int32` frame counts, and it catches milliseconds
+    /// passed where seconds were meant).
+    /// - Throws: `invalidParameter` naming `what` and the duration.
+    public func frames(_ duration: Duration, checking what: String) throws(SoundEngineError) -> Int {
+        guard duration >= .zero, duration <= .seconds(3600) else {
+            throw .invalidParameter("\(what) \(duration) must be 0…3600 s")
+        }
+        return frames(duration)
+    }
+
     /// The mixer clock: frames of all quanta rendered so far (the time base of ``VoiceStart/atFrame(_:)``).
     public var renderedFrames: Int64 {
         core.pointee.atomics.pointee.renderedFrames.load(ordering: .relaxed)  // relaxed: a published number
