@@ -21,6 +21,18 @@ extension SoundEngineInstance {
     public func loadSound(
         path: String, streaming: Bool = false, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
     ) throws(SoundEngineError) -> SoundID {
+        try loadSound(path: path, streaming: streaming, loop: loop, quality: quality, markers: [])
+    }
+
+    /// Loads a sound file as ``loadSound(path:streaming:loop:quality:)`` does,
+    /// with a bank sound's markers (seconds in the file's time), which its
+    /// voices report as they cross them. Streamed sounds do not report
+    /// markers (docs/content-engine.md).
+    /// - Throws: as ``loadSound(path:streaming:loop:quality:)``, and
+    ///   `invalidParameter` naming a marker past the end of the file.
+    func loadSound(
+        path: String, streaming: Bool, loop: LoopRegion?, quality: ResamplerQuality = .linear, markers: [BankMarker]
+    ) throws(SoundEngineError) -> SoundID {
         try checkAlive()
         if streaming {
             _ = try SoundFileDecoder(path: path)  // refuse a missing or corrupt file now, not at play time
@@ -29,20 +41,6 @@ extension SoundEngineInstance {
             }
             return try mixer.loadStream(name: path, quality: quality, open: open)
         }
-        let audio = try SoundFileDecoder.decode(path: path)
-        return try mixer.loadSound(audio, name: path, loop: loop, quality: quality)
-    }
-
-    /// Loads a bank sound with its markers (seconds in the file's time),
-    /// which its voices report as they cross them. Streamed sounds do not
-    /// report markers (docs/content-engine.md).
-    /// - Throws: as ``loadSound(path:streaming:loop:quality:)``, and
-    ///   `invalidParameter` naming a marker past the end of the file.
-    func loadSound(
-        path: String, streaming: Bool, loop: LoopRegion?, markers: [BankMarker]
-    ) throws(SoundEngineError) -> SoundID {
-        guard !markers.isEmpty, !streaming else { return try loadSound(path: path, streaming: streaming, loop: loop) }
-        try checkAlive()
         let audio = try SoundFileDecoder.decode(path: path)
         var frames: [Int] = []
         for marker in markers {
@@ -54,7 +52,7 @@ extension SoundEngineInstance {
             }
             frames.append(frame)
         }
-        return try mixer.loadSound(audio, name: path, loop: loop, markers: frames)
+        return try mixer.loadSound(audio, name: path, loop: loop, quality: quality, markers: frames)
     }
 
     /// Loads decoded audio already in memory, with `loop` and `quality` as in
