@@ -252,7 +252,14 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         // The user picks the new device as default: reported; our stream,
         // which follows the default, moving with it is not a user move.
         let chosen = ContinuousClock.now
-        try server.pactl("set-default-sink", "usbhp")
+        // As a user sees it: chosen once the server shows it. pipewire-pulse
+        // under load can drop a choice WirePlumber makes before it has set up
+        // the new node (seen once in a parallel CI run), so repeat it until
+        // the server shows it, as the user-move test does.
+        #expect(eventually(within: 5) {
+            _ = try? server.pactl("set-default-sink", "usbhp")
+            return (try? server.defaultSink) == "usbhp"
+        }, "the server never made usbhp the default")
         let report = events.first(after: chosen) { if case .defaultOutputChanged = $0 { true } else { false } }
         #expect(report?.event == .defaultOutputChanged(usbHeadphones), "\(events.after(chosen).map(\.event))")
         let afterChoice = events.settle(after: chosen, for: .milliseconds(300))
