@@ -1,3 +1,4 @@
+import SoundCore
 import CAllocationCounter
 import Glibc
 import Synchronization
@@ -49,7 +50,7 @@ private struct Installed: @unchecked Sendable {
 
 /// Which threads asked for counting (by `pthread_self`), with their slot and
 /// the wrappers installed for them.
-private let requests = Mutex<[UInt: (slot: Int32, installed: [Installed])]>([:])
+private let requests = ControlLock<[UInt: (slot: Int32, installed: [Installed])]>([:])
 
 @_cdecl("pa_stream_set_write_callback")
 func interposedSetWriteCallback(

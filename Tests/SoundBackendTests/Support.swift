@@ -52,7 +52,7 @@ final class RampSource {
 
 /// Collects the events a backend delivers, in order, from whatever thread.
 final class EventRecorder: Sendable {
-    private let received = Mutex<[BackendEvent]>([])
+    private let received = ControlLock<[BackendEvent]>([])
 
     var handler: BackendEventHandler { { event in self.received.withLock { $0.append(event) } } }
     var events: [BackendEvent] { received.withLock { $0 } }

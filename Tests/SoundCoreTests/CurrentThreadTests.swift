@@ -16,7 +16,7 @@ private func kernelName() -> [UInt8] {
 /// Runs `body` on a new thread, so renaming it leaves the test runner's threads
 /// alone; waits up to 10 s for it.
 private func onNewThread(_ body: @escaping @Sendable () -> [UInt8]) throws -> [UInt8] {
-    final class Outcome: Sendable { let value = Mutex<[UInt8]?>(nil) }
+    final class Outcome: Sendable { let value = ControlLock<[UInt8]?>(nil) }
     let outcome = Outcome()
     let finished = DispatchSemaphore(value: 0)
     Thread {

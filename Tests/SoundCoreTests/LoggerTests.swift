@@ -6,7 +6,7 @@ import Testing
 /// game's logger uses `LogLevel`'s ordering to filter.
 private final class FilteringLogger: SoundLogger {
     let minimum: LogLevel
-    private let kept = Mutex<[(LogLevel, String)]>([])
+    private let kept = ControlLock<[(LogLevel, String)]>([])
 
     init(minimum: LogLevel) { self.minimum = minimum }
 

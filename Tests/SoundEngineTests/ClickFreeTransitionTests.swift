@@ -1,3 +1,4 @@
+import SoundCore
 import Foundation
 import SoundEngine
 import SoundServerSupport
@@ -11,7 +12,7 @@ final class ContinuousRecording: Sendable {
     static let rate = 48_000
     static let channels = 2
     private let process: Subprocess
-    private let samples = Mutex<[Float]>([])
+    private let samples = ControlLock<[Float]>([])
     private let done = Atomic<Bool>(false)
 
     init(_ server: PrivateSoundServer, source: String) throws {

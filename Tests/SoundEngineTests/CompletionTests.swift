@@ -1,3 +1,4 @@
+import SoundCore
 import Foundation
 @testable import SoundEngine
 import SoundServerSupport
@@ -10,8 +11,8 @@ import Testing
 @Suite struct CompletionTests {
     /// How many times each voice's completion ran, by the order it was started in.
     final class Tally: Sendable {
-        private let calls: Mutex<[Int]>
-        init(_ voices: Int) { calls = Mutex([Int](repeating: 0, count: voices)) }
+        private let calls: ControlLock<[Int]>
+        init(_ voices: Int) { calls = ControlLock([Int](repeating: 0, count: voices)) }
         func callback(_ index: Int) -> @Sendable (VoiceEnd) -> Void {
             { _ in self.calls.withLock { $0[index] += 1 } }
         }

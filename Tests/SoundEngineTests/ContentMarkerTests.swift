@@ -1,3 +1,4 @@
+import SoundCore
 import Foundation
 @testable import SoundEngine
 import SoundServerSupport
@@ -10,7 +11,7 @@ import Testing
 
     /// Every callback of one posting, in order.
     final class Log: Sendable {
-        let items = Mutex<[EventCallback]>([])
+        let items = ControlLock<[EventCallback]>([])
         var callback: @Sendable (EventCallback) -> Void { { [self] e in items.withLock { $0.append(e) } } }
         var all: [EventCallback] { items.withLock { $0 } }
     }

@@ -1,3 +1,4 @@
+import SoundCore
 import Foundation
 @testable import SoundEngine
 import SoundServerSupport
@@ -23,8 +24,8 @@ import Testing
         try engine.loadBank(ContentMixTests.bank(rig))
         let extra = Self.extraBank(rig)
         let ends = EndCounter()
-        let posted = Mutex<[PlayingID]>([])
-        let unexpected = Mutex<[String]>([])
+        let posted = ControlLock<[PlayingID]>([])
+        let unexpected = ControlLock<[String]>([])
 
         // The render thread: the offline clock, advanced as fast as it goes.
         let rendering = Atomic(true)

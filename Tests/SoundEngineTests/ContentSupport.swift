@@ -1,3 +1,4 @@
+import SoundCore
 import Foundation
 @testable import SoundEngine
 import SoundServerSupport
@@ -91,8 +92,8 @@ func dB(_ ratio: Double) -> Double { 20 * log10(ratio) }
 
 /// Counts end-of-event callbacks per playing ID, from any thread.
 final class EndCounter: Sendable {
-    let ends = Mutex<[PlayingID: Int]>([:])
-    let threads = Mutex<Set<String>>([])
+    let ends = ControlLock<[PlayingID: Int]>([:])
+    let threads = ControlLock<Set<String>>([])
 
     var callback: @Sendable (EventCallback) -> Void {
         { [self] event in

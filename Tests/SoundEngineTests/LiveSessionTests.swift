@@ -1,3 +1,4 @@
+import SoundCore
 import Foundation
 import SoundEngine
 import SoundServerSupport
@@ -8,7 +9,7 @@ import Testing
 /// event thread (not an async stream: the test functions block the
 /// cooperative pool's few threads while they wait).
 final class EventLog: Sendable {
-    private let events = Mutex<[SessionEvent]>([])
+    private let events = ControlLock<[SessionEvent]>([])
 
     /// Callbacks that append what they are told.
     var callbacks: AudioCallbacks {

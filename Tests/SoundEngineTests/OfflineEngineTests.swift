@@ -1,3 +1,4 @@
+import SoundCore
 import Foundation
 import SoundEngine
 import SoundServerSupport
@@ -126,7 +127,7 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         let backend = OfflineBackend()
         let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
         defer { engine.terminate() }
-        let seen = Mutex<[(VoiceEnd, String)]>([])
+        let seen = ControlLock<[(VoiceEnd, String)]>([])
         let voice = try engine.play(try engine.loadSound(sine(seconds: 0.05), name: "blip")) { end in
             seen.withLock { $0.append((end, Self.threadName())) }
         }
@@ -142,7 +143,7 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         let backend = OfflineBackend()
         let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
         defer { engine.terminate() }
-        let ended = Mutex(0)
+        let ended = ControlLock(0)
         let voice = try engine.play(try engine.loadSound(sine(), name: "bed"), VoiceParameters(loop: true)) { _ in
             ended.withLock { $0 += 1 }
         }
@@ -160,7 +161,7 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
             atPath: PrivateSoundServer.repositoryRoot + "/Examples/IntegrationDemo/Resources/chime.ogg", toPath: copy)
         let stream = try engine.loadSound(path: copy, streaming: true)
         try FileManager.default.removeItem(atPath: copy)
-        let result = Mutex<VoiceEnd?>(nil)
+        let result = ControlLock<VoiceEnd?>(nil)
         try engine.play(stream) { end in result.withLock { $0 = end } }
         #expect(eventually { _ = backend.render(frames: 480); return result.withLock { $0 } != nil })
         guard case .failed(.fileNotFound(let why))? = result.withLock({ $0 }) else {
@@ -175,7 +176,7 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
         defer { engine.terminate() }
         let bus = try engine.createBus(name: "sfx")
-        let readings = Mutex<[BusMeter]>([])
+        let readings = ControlLock<[BusMeter]>([])
         try engine.setBusMeterCallback(bus) { meter in readings.withLock { $0.append(meter) } }
         try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), on: bus, VoiceParameters(pan: -1, loop: true))
         #expect(eventually { _ = backend.render(frames: 2048); return readings.withLock { $0.count } >= 3 })

@@ -1,3 +1,4 @@
+import SoundCore
 import Foundation
 import SoundEngine
 import SoundServerSupport
@@ -41,7 +42,7 @@ import Testing
         slow.serverAddress = silent.address
         slow.connectTimeout = .seconds(3)
         let platform = slow
-        let outcome = Mutex<SoundEngineError?>(nil)
+        let outcome = ControlLock<SoundEngineError?>(nil)
         let connecting = Thread {
             do throws(SoundEngineError) {
                 try SoundEngine.initialize(SoundEngine.defaultInitSettings(), platform)

@@ -1,3 +1,4 @@
+import SoundCore
 import CAllocationCounter
 import Foundation
 import SoundEngine
@@ -154,7 +155,7 @@ import Testing
         try recorder.discardBacklog()
         let corked = recorder.waitForLevel(windows: 2) { $0.allSatisfy { $0 < 1e-5 } }
         #expect(corked.met, "the speaker still plays after the suspend: \(corked.rms)")
-        let ended = Mutex(false)
+        let ended = ControlLock(false)
         let quanta = engine.statistics.mixer.quantaRendered
         try engine.play(short, completion: { _ in ended.withLock { $0 = true } })
         // Silent all through the 0.3 s voice (and 0.2 s more), which renders and ends meanwhile.
@@ -201,7 +202,7 @@ import Testing
     }
 
     @Test func backgroundMusicMuteSilencesFlaggedBusesAndCallsBack() throws {
-        let told = Mutex<[Bool]>([])
+        let told = ControlLock<[Bool]>([])
         var settings = InitSettings()
         settings.backgroundMusicCallback = { muted in told.withLock { $0.append(muted) } }
         let live = try LiveEngine(settings)

@@ -90,10 +90,10 @@ func events(_ mixer: Mixer) -> [MixerEvent] {
 /// An in-memory `AudioFrameSource`: the test double for a decoder. `gate`
 /// (if set) makes reads past that frame wait until it is raised, as slow I/O would.
 final class MemorySource: AudioFrameSource, @unchecked Sendable {
-    // @unchecked: `samples` and `format` are immutable; `state` is a Mutex.
+    // @unchecked: `samples` and `format` are immutable; `state` is behind its lock.
     let samples: [Float]
     let format: SourceFormat
-    private let state = Mutex((position: 0, gate: Int.max, waiting: false))
+    private let state = ControlLock((position: 0, gate: Int.max, waiting: false))
 
     init(_ audio: DecodedAudio, gate: Int = .max) {
         samples = audio.samples
