@@ -87,6 +87,37 @@ func leftFrequency(_ stereo: [Float], rate: Double) -> Double {
         let level = try #require(backend.renderFloat(frames: 4800)).map(abs).max() ?? 0
         #expect(abs(level - 0.3536) < 0.01, "the voice's level changed after refused calls: \(level)")
     }
+
+    /// Durations out of range (negative, or beyond their bound) are refused
+    /// naming the parameter, and nothing changes: the voice keeps its level,
+    /// the engine keeps running.
+    @Test func badDurationsAreRefusedNamingThemAndChangeNothing() throws {
+        let backend = OfflineBackend()
+        let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
+        defer { engine.terminate() }
+        let sound = try engine.loadSound(sine(amplitude: 0.5), name: "s")
+        let voice = try engine.play(sound, VoiceParameters(loop: true))
+        func refused(naming what: String, _ call: () throws -> Void) -> Bool {
+            do {
+                try call()
+                return false
+            } catch let error as SoundEngineError {
+                guard case .invalidParameter(let why) = error else { return false }
+                return why.contains(what)
+            } catch {
+                return false
+            }
+        }
+        #expect(refused(naming: "suspend fadeOut") { try engine.suspend(fadeOut: .seconds(-1)) })
+        #expect(refused(naming: "suspend fadeOut") { try engine.suspend(fadeOut: .seconds(11)) })
+        #expect(refused(naming: "ramp") { try engine.setVolume(voice, 0.1, ramp: .milliseconds(-5)) })
+        #expect(refused(naming: "fade") { try engine.pause(voice, fade: .seconds(3601)) })
+        #expect(refused(naming: "start delay") { try engine.play(sound, VoiceParameters(start: .after(.seconds(-1)))) })
+        #expect(engine.status == .running)
+        _ = backend.renderFloat(frames: 4800)
+        let level = try #require(backend.renderFloat(frames: 4800)).map(abs).max() ?? 0
+        #expect(abs(level - 0.3536) < 0.01, "the voice's level changed after refused calls: \(level)")
+    }
 }
 
 /// One invalid setting and the field its error must name.
