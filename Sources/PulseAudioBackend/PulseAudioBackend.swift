@@ -511,6 +511,14 @@ private final class Connection {
         var props = ["application.name": configuration.applicationName,
                      "application.process.binary": ProcessInfo.processInfo.processName]
         if let id = configuration.applicationID { props["application.id"] = id }
+        // Our audio reaches the server through the socket, not shared memory.
+        // PulseAudio 16 aborts (memblock.c, memblock_replace_import) when the
+        // main thread frees a disconnecting client's imported blocks while its
+        // I/O thread drops the last of them: a game that terminates or swaps
+        // its stream often would take every application's sound down with
+        // the server. Copying 384 kB/s through the socket costs nothing a
+        // game notices. docs/pulseaudio.md, "No shared memory".
+        props[PA_PROP_CONTEXT_FORCE_DISABLE_SHM] = "yes"
         let proplist = PAProplist.make(props)
         defer { proplist.free() }
         guard let ctx = PAContext.make(mainloop: loop, name: configuration.applicationName, properties: proplist) else {

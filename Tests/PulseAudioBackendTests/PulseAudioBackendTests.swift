@@ -60,6 +60,13 @@ func configuration(_ server: PrivateSoundServer, role: String = "game") -> Backe
         #expect(ours.first?.properties["media.role"] == "music")
         #expect(ours.first?.properties["media.name"] == "test tone")
         #expect(ours.first?.index == backend.streamIndex.map(Int.init))
+        // Both of our contexts (playback and control) asked for no shared
+        // memory: PulseAudio 16 can abort on a disconnecting client's
+        // imported blocks (docs/pulseaudio.md, "No shared memory").
+        let clients = try server.clients().filter { $0.properties["application.name"] == "SoundEngine backend test" }
+        #expect(clients.count == 2)
+        #expect(clients.allSatisfy { $0.properties["context.force.disable.shm"] == "yes" },
+                "\(clients.map(\.properties))")
     }
 
     @Test func grantedBufferIsAboutTwentyMilliseconds() throws {
