@@ -794,6 +794,8 @@ private final class Connection {
             guard let ctx = context, ctx.isReady, let s = stream, s.isReady else {
                 throw .mediaServicesFailed("the connection to PulseAudio at \(addressTried) is gone")
             }
+            var timing: PAOperation? = nil
+            defer { timing?.unref() }
             if !corked, let state = renderState {
                 // Fill what the server will take before uncorking: a stream
                 // that starts empty waits for its prebuffer, and the server
@@ -802,6 +804,15 @@ private final class Connection {
                 state.pointee.paused.store(false, ordering: .relaxed)
                 writeLeadIn(s, frames: configuration.format.sampleRate / 100)
                 pulseWriteCallback(s.raw, s.writableSize, UnsafeMutableRawPointer(state))
+                // The write callback waits until libpulse knows the write
+                // index again. The flush at the last cork made it unknown, and
+                // while it is unknown every pa_stream_write asks the server
+                // for timing, which libpulse allocates for (an operation, a
+                // reply record, a timer) on the render thread. A request sent
+                // after these writes makes the index known; until its reply
+                // the buffer holds the lead-in and the pre-fill.
+                state.pointee.paused.store(true, ordering: .relaxed)
+                timing = s.updateTimingInfo(operationDoneCallback, UnsafeMutableRawPointer(loop.raw))
             }
             if corked { renderState?.pointee.paused.store(true, ordering: .relaxed) }
             guard let op = s.cork(corked, operationDoneCallback, UnsafeMutableRawPointer(loop.raw)) else {
@@ -815,7 +826,12 @@ private final class Connection {
             defer { flush?.unref() }
             let deadline = ContinuousClock.now.advanced(by: .seconds(2))
             let confirmed = waitLocked(loop, deadline: deadline) {
-                (!op.isRunning && !(flush?.isRunning ?? false)) || !ctx.isGood
+                (!op.isRunning && !(flush?.isRunning ?? false) && !(timing?.isRunning ?? false)) || !ctx.isGood
+            }
+            if !corked, let state = renderState {
+                // Released, and topped up with what the server asked for meanwhile.
+                state.pointee.paused.store(false, ordering: .relaxed)
+                if ctx.isReady && s.isReady { pulseWriteCallback(s.raw, s.writableSize, UnsafeMutableRawPointer(state)) }
             }
             guard confirmed, ctx.isReady else {
                 throw .deviceNotReady("PulseAudio at \(addressTried) did not confirm the \(corked ? "cork" : "uncork")")
