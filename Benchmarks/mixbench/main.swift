@@ -131,6 +131,10 @@ struct Result {
     var kernels: String
     /// 3D only: CPU time of the game-side updates (not in `cpu`).
     var controlCPU = 0.0
+    /// 3D only: the most shared low-pass filters running at once (sampled
+    /// each game frame), and the most voices filtered alone for want of one.
+    var filters = 0
+    var alone = 0
 }
 
 /// The 3D variant's emitters: voice i circles the listener at its own speed
@@ -190,6 +194,7 @@ func run(voices n: Int, _ o: Options, threeD: Bool = false) throws(SoundEngineEr
     let wall0 = seconds(CLOCK_MONOTONIC), process0 = processCPU(), cpu0 = seconds(CLOCK_THREAD_CPUTIME_ID)
     var done = 0
     var renderCPU = 0.0, controlCPU = 0.0
+    var filters = 0, alone = 0
     let gameFrame = rate / 60
     var nextGameFrame = gameFrame
     while done < frames {
@@ -207,6 +212,9 @@ func run(voices n: Int, _ o: Options, threeD: Bool = false) throws(SoundEngineEr
                 }
                 nextGameFrame += gameFrame
                 controlCPU += seconds(CLOCK_THREAD_CPUTIME_ID) - c0
+                let statistics = mixer.statistics  // untimed
+                filters = max(filters, statistics.sharedLowPassFilters)
+                alone = max(alone, statistics.voicesFilteredAlone)
             }
             let r0 = seconds(CLOCK_THREAD_CPUTIME_ID)
             entry(UnsafeMutableRawPointer(device + 2 * done), frames: count)
@@ -223,7 +231,8 @@ func run(voices n: Int, _ o: Options, threeD: Bool = false) throws(SoundEngineEr
     for k in 0..<(frames * 2) { sum += Double(device[k]) * Double(device[k]) }
     return Result(
         n: n, frames: frames, cpu: renderCPU, processCPU: process1 - process0, wall: wall1 - wall0,
-        rms: (sum / Double(frames * 2)).squareRoot(), kernels: mixer.kernelName, controlCPU: controlCPU)
+        rms: (sum / Double(frames * 2)).squareRoot(), kernels: mixer.kernelName, controlCPU: controlCPU,
+        filters: filters, alone: alone)
 }
 
 /// `x` with `digits` decimals (x ≥ 0).
@@ -301,7 +310,9 @@ for n in options.voices {
     report(
         "soundengine-3d", d, expected: expected,
         extra: options.json
-            ? ",\"control_cpu_s\":\(format(d.controlCPU, 3)),\"cost_vs_plain\":\(format(ratio, 2))"
-            : "  control_cpu_s \(format(d.controlCPU, 3))  cost ×\(format(ratio, 2)) of plain")
+            ? ",\"control_cpu_s\":\(format(d.controlCPU, 3)),\"cost_vs_plain\":\(format(ratio, 2)),"
+                + "\"shared_filters_max\":\(d.filters),\"voices_filtered_alone_max\":\(d.alone)"
+            : "  control_cpu_s \(format(d.controlCPU, 3))  cost ×\(format(ratio, 2)) of plain"
+                + "  filters ≤ \(d.filters), alone ≤ \(d.alone)")
 }
 exit(failed ? 1 : 0)

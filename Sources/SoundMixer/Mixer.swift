@@ -189,6 +189,8 @@ package final class Mixer: @unchecked Sendable {
         s.renderCalls = a.pointee.renderCalls.load(ordering: .relaxed)
         s.overlappingRenderCalls = a.pointee.overlappingRenderCalls.load(ordering: .relaxed)
         s.voicesActive = a.pointee.voicesActive.load(ordering: .relaxed)
+        s.sharedLowPassFilters = a.pointee.sharedFilters.load(ordering: .relaxed)
+        s.voicesFilteredAlone = a.pointee.voicesFilteredAlone.load(ordering: .relaxed)
         s.starvations = a.pointee.starvations.load(ordering: .relaxed)
         s.streamedFrames = a.pointee.streamedFrames.load(ordering: .relaxed)
         s.eventsPosted = a.pointee.eventsPosted.load(ordering: .relaxed)

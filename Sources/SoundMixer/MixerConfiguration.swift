@@ -61,6 +61,16 @@ public struct MixerConfiguration: Sendable, Hashable {
     /// (docs/mixer.md, "The batched low-pass"); `false` filters each voice
     /// on its own, the reference the tests compare the batched path with.
     @_spi(Testing) public var batchedLowPass = true
+    /// Low-passed voices share filters (docs/mixer.md, "The shared
+    /// low-pass"): each voice is mixed into a filter of its bus at its
+    /// cutoff rounded to the nearest 1/8 octave, and one filter runs per
+    /// bus and band in use. `false` filters every voice on its own (batched
+    /// or not, per ``batchedLowPass``), the reference the tests compare with.
+    @_spi(Testing) public var sharedLowPass = true
+    /// Shared low-pass filters that can run at once; a low-passed voice that
+    /// finds none free is filtered on its own. 256 (1 MB of planes at the
+    /// default quantum); tests lower it to reach the fallback.
+    @_spi(Testing) public var sharedLowPassFilters = 256
 
     /// Creates a configuration; every argument has the default described on the type.
     public init(

@@ -34,6 +34,13 @@ public struct MixerStatistics: Sendable, Hashable {
     /// Voices ended because the voice limit left them out (``VoiceLimitBehavior/kill``,
     /// and streamed voices).
     public var voicesKilledByLimit: UInt64 = 0
+    /// Shared low-pass filters running (docs/mixer.md, "The shared
+    /// low-pass"): one per bus and 1/8-octave band that low-passed voices
+    /// use, or whose tail is still ringing; as of the last quantum.
+    public var sharedLowPassFilters: Int = 0
+    /// Low-passed voices filtered on their own because every shared filter
+    /// was taken, as of the last quantum.
+    public var voicesFilteredAlone: Int = 0
     /// Name of the kernel set in use: "avx512", "avx2+fma" or "portable".
     public var kernels: String = ""
 

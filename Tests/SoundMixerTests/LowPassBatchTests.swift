@@ -202,6 +202,7 @@ struct LowPassBatchTests {
             $0.kernels = kernels
             $0.maxVoices = 64
             $0.batchedLowPass = batched
+            $0.sharedLowPass = false  // both sides filter each voice on its own
         }
         let bus = try mixer.createBus(name: "far")
         let long = try loopingSine(mixer, 440)

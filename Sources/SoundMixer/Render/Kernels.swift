@@ -37,6 +37,19 @@ extension RenderCore {
         }
     }
 
+    /// `dst += src · (gain + t · step)` on both planes, frame `t` from 0.
+    @_noLocks @inline(__always)
+    func accumulate(
+        _ sourceLeft: UnsafePointer<Float>, _ sourceRight: UnsafePointer<Float>,
+        into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ frames: Int,
+        gain: Float, step: Float
+    ) {
+        let kernels = self.kernels
+        _unsafePerformance {
+            mk_accumulate_ramped(kernels, sourceLeft, sourceRight, left, right, gain, step, Int32(truncatingIfNeeded: frames))
+        }
+    }
+
     @_noLocks @inline(__always)
     func scale(
         _ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, gain: Float, step: Float,

@@ -80,8 +80,20 @@ extension RenderCore {
             clear(busLeft, busRight, quantum)
             busStates[bus].dirty = true
         }
-        guard voice.pointee.isFiltered else { return renderRuns(voice, from: offset, into: busLeft, busRight) }
+        guard voice.pointee.isFiltered else {
+            voice.pointee.route = RenderVoice.routeDirect
+            return renderRuns(voice, from: offset, into: busLeft, busRight)
+        }
+        if sharedLowPass { return bankFiltered(voice, from: offset, bus: bus) }
+        return filterOnItsOwn(voice, from: offset, bus: bus)
+    }
+
+    /// Mixes frames `offset..<quantum` of a low-passed voice through a filter
+    /// of its own: batched with other mono voices, or alone.
+    @_noLocks
+    mutating func filterOnItsOwn(_ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, bus: Int) -> Bool {
         if batchedLowPass && voice.pointee.body.planes == 1 { return batchFiltered(voice, from: offset, bus: bus) }
+        let (busLeft, busRight) = busPlanes(bus)
         let n = quantum - offset
         let left = voiceScratch + offset, right = voiceScratch + quantum + offset
         clear(left, right, n)

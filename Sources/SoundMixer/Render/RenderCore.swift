@@ -53,6 +53,38 @@ struct RenderCore {
     /// The bus the batch's fused lanes are added to (the first lane's).
     var batchBus = 0
 
+    // MARK: Shared low-pass (render; docs/mixer.md, "The shared low-pass")
+    /// Whether low-passed voices share filters (`MixerConfiguration.sharedLowPass`).
+    let sharedLowPass: Bool
+    /// Bands: cutoffs 10 Hz · 2^(b/8), b = 0..<bankBands.
+    let bankBands: Int
+    /// Coefficient of each band (`bankBands`).
+    let bankCoefficients: UnsafeMutablePointer<Float>
+    /// Coefficient at each boundary between band b and b + 1
+    /// (`bankBands - 1`, falling: a higher cutoff has a smaller `p`).
+    let bankBounds: UnsafeMutablePointer<Float>
+    /// Filters that can run at once (0 when the bank is off).
+    let bankCapacity: Int
+    /// Per filter: its bus, band and whether a voice fed it this quantum.
+    let bankSlots: UnsafeMutablePointer<BankSlot>
+    /// Per filter: a left and a right plane of `quantum` frames, the sum of
+    /// its voices this quantum (64-byte aligned).
+    let bankPlanes: UnsafeMutablePointer<Float>
+    /// Per filter: the two stage outputs of the left, then of the right chain.
+    let bankStates: UnsafeMutablePointer<Float>
+    /// `maxBuses × bankBands`: the filter of (bus, band), or -1.
+    let bankIndex: UnsafeMutablePointer<Int16>
+    /// The filters in use, ordered by bus, `bankLiveCount` of them.
+    let bankLive: UnsafeMutablePointer<Int16>
+    var bankLiveCount = 0
+    /// The free filters, a stack of `bankFreeCount`.
+    let bankFree: UnsafeMutablePointer<Int16>
+    var bankFreeCount: Int
+    /// Kernel descriptions, two lanes (left, right) per filter.
+    let bankLanes: UnsafeMutablePointer<mk_lowpass_lane>
+    /// Voices filtered on their own this quantum for want of a free filter.
+    var voicesAlone = 0
+
     // MARK: Voice limit (render)
     /// `MixerConfiguration.maxAudibleVoices`.
     let maxAudible: Int
@@ -157,6 +189,7 @@ extension RenderCore {
         let rowFloats = lowPassBatch * c.quantumFrames + 2 * Int(MK_GUARD_FRAMES)
         let batchRows = UnsafeMutableRawPointer.allocate(byteCount: rowFloats * 4, alignment: 64)
             .initializeMemory(as: Float.self, repeating: 0, count: rowFloats)
+        let bank = LowPassBank.make(c)
         let blankLane = mk_lowpass_lane(
             row: batchRows, state: batchRows, start: 0, ramp_end: 0, coefficient: 0, coefficient_step: 0, hold: 0,
             fuse: 0, gain: (0, 0), gain_step: (0, 0))
@@ -174,6 +207,14 @@ extension RenderCore {
                 voiceEnded: atomics(c.maxVoices), filterStates: table(4 * c.maxVoices, Float(0)),
                 voiceScratch: voiceScratch, batchedLowPass: c.batchedLowPass, batchRows: batchRows,
                 batchLanes: table(lowPassBatch, blankLane), batchEntries: table(lowPassBatch, BatchEntry()),
+                sharedLowPass: c.sharedLowPass && bank.capacity > 0, bankBands: bank.bands,
+                bankCoefficients: bank.coefficients, bankBounds: bank.bounds, bankCapacity: bank.capacity,
+                bankSlots: table(bank.capacity, BankSlot()), bankPlanes: bank.planes,
+                bankStates: table(4 * bank.capacity, Float(0)),
+                bankIndex: table(c.maxBuses * bank.bands, Int16(-1)),
+                bankLive: table(bank.capacity, Int16(0)),
+                bankFree: bank.free, bankFreeCount: bank.capacity,
+                bankLanes: table(2 * bank.capacity, blankLane),
                 maxAudible: c.maxAudibleVoices, rankScratch: table(c.maxVoices, RankEntry()),
                 sounds: table(c.maxSounds, SoundBody.empty), soundVoices: table(c.maxSounds, Int32(0)),
                 soundUnloading: table(c.maxSounds, UInt32(0)), soundReleased: atomics(c.maxSounds),
@@ -201,6 +242,15 @@ extension RenderCore {
         UnsafeMutableRawPointer(c.batchRows).deallocate()  // allocated raw, 64-byte aligned
         c.batchLanes.deallocate()
         c.batchEntries.deallocate()
+        c.bankCoefficients.deallocate()
+        c.bankBounds.deallocate()
+        c.bankSlots.deallocate()
+        UnsafeMutableRawPointer(c.bankPlanes).deallocate()  // allocated raw, 64-byte aligned
+        c.bankStates.deallocate()
+        c.bankIndex.deallocate()
+        c.bankLive.deallocate()
+        c.bankFree.deallocate()
+        c.bankLanes.deallocate()
         c.rankScratch.deallocate()
         c.sounds.deallocate()
         c.soundVoices.deallocate()

@@ -106,6 +106,7 @@ extension RenderCore {
             }  // else the voice ended and the last active voice moved into index i
         }
         flushLowPassBatch()
+        flushBank()
         mixBuses()
         clock += Int64(quantum)
         let shared = atomics
@@ -113,6 +114,11 @@ extension RenderCore {
         shared.pointee.renderedFrames.store(clock, ordering: .relaxed)
         shared.pointee.quantaRendered.wrappingAdd(1, ordering: .relaxed)
         shared.pointee.voicesActive.store(activeCount, ordering: .relaxed)
+        if sharedLowPass {
+            shared.pointee.sharedFilters.store(bankLiveCount, ordering: .relaxed)
+            shared.pointee.voicesFilteredAlone.store(voicesAlone, ordering: .relaxed)
+            voicesAlone = 0
+        }
     }
 
     /// Queues `event` (a meter reading, a starvation) for the control side;

@@ -81,6 +81,17 @@ struct RenderVoice: BitwiseCopyable {
     /// Low-pass coefficient `p` (``LowPass``): 0 = transparent. While it is
     /// not settled at 0 the voice takes the filtered path.
     var lowPass = GainRamp(0)
+    /// Where the shared low-pass last sent the voice (docs/mixer.md, "The
+    /// shared low-pass"): a band (≥ 0) of its bus, or one of the `route…`
+    /// values. A change of band or to and from the bus crossfades.
+    var route: Int16 = RenderVoice.routeNone
+
+    /// Not routed yet (a new voice): it starts where it belongs, no crossfade.
+    static var routeNone: Int16 { @_noLocks @inline(__always) get { -1 } }
+    /// Straight into its bus (no filter).
+    static var routeDirect: Int16 { @_noLocks @inline(__always) get { -2 } }
+    /// Filtered on its own: every shared filter was taken.
+    static var routeOwn: Int16 { @_noLocks @inline(__always) get { -3 } }
 
     /// Whether the voice renders through the low-pass (scratch, filter, add)
     /// rather than straight into its bus.

@@ -16,6 +16,9 @@ struct SharedAtomics: ~Copyable {
     let renderCalls = Atomic<UInt64>(0)
     let overlappingRenderCalls = Atomic<UInt64>(0)
     let voicesActive = Atomic<Int>(0)
+    /// Shared low-pass filters running, and voices filtered alone for want of one.
+    let sharedFilters = Atomic<Int>(0)
+    let voicesFilteredAlone = Atomic<Int>(0)
     let starvations = Atomic<UInt64>(0)
     let streamedFrames = Atomic<UInt64>(0)
     let eventsPosted = Atomic<UInt64>(0)
