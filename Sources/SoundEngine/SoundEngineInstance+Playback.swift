@@ -130,8 +130,10 @@ extension SoundEngineInstance {
         try mixer.setPitch(voice, pitch)
     }
 
-    /// Sets a voice's low-pass cut-off in Hz (10…24 000), ramped over `ramp`
-    /// (`nil`: one quantum); `nil` cut-off opens the filter (without a click).
+    /// Sets a voice's low-pass cut-off in Hz (10…24 000, rounded to 1/8
+    /// octave: voices in one band of a bus share a filter), ramped over
+    /// `ramp` (`nil`: one quantum); `nil` cut-off opens the filter. A change
+    /// of band crossfades, so nothing clicks.
     public func setLowPass(_ voice: VoiceID, cutoffHz: Float?, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
         try mixer.setLowPass(voice, cutoffHz: cutoffHz, rampFrames: try frames(ramp, "ramp"))

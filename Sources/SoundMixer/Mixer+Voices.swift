@@ -147,14 +147,17 @@ extension Mixer {
     /// zippers or clicks.
     ///
     /// The filter is 2-pole, two cascaded one-pole stages (−12 dB per octave
-    /// above the cutoff, −3 dB at it, no resonance), run per voice on the
-    /// render thread; the coefficient is computed here. A voice with a
-    /// filter is mixed into a scratch buffer, filtered with a vectorised
-    /// kernel and added to its bus; one without stays on the direct path.
-    /// `nil` removes the filter without a click: the cutoff ramps up until
-    /// the filter is transparent, and only then does the voice leave the
-    /// filtered path. The coefficient follows the mix rate at the time of the
-    /// call (after an output-rate change, set the cutoff again).
+    /// above the cutoff, −3 dB at it, no resonance); the coefficient is
+    /// computed here. Voices share filters: the cutoff is rounded to the
+    /// nearest 1/8 octave (at most 4.4 % off), and every voice of a bus in
+    /// that band is mixed into one filter, so a filtered voice costs about
+    /// what an unfiltered one does. The voice moves between bands, and on
+    /// and off the filter, by a crossfade over one quantum, so even a change
+    /// with `rampFrames: 0` does not click (docs/mixer.md, "The shared
+    /// low-pass"). `nil` removes the filter: the cutoff ramps up, then the
+    /// voice crossfades back onto the direct path. The coefficient follows
+    /// the mix rate at the time of the call (after an output-rate change,
+    /// set the cutoff again).
     ///
     /// - Throws: `idNotFound` for a voice that ended; `invalidParameter` for
     ///   a cutoff that is not finite or outside 10…24000 Hz, or a bad

@@ -28,8 +28,9 @@ public struct VoiceParameters: Sendable, Hashable {
     public var quality: ResamplerQuality?
     /// Cutoff of the voice's low-pass filter in Hz, 10…24000, or `nil` (the
     /// default) for none. The filter is 2-pole (−12 dB per octave, −3 dB at
-    /// the cutoff; see ``Mixer/setLowPass(_:cutoffHz:rampFrames:)``); a voice
-    /// without one costs nothing extra.
+    /// the cutoff rounded to 1/8 octave; see
+    /// ``Mixer/setLowPass(_:cutoffHz:rampFrames:)``); voices in the same band
+    /// of a bus share one filter.
     public var lowPassHz: Float?
     /// Importance of the voice, 0…100 (default 50), when more voices play
     /// than ``MixerConfiguration/maxAudibleVoices``: the lowest-priority ones

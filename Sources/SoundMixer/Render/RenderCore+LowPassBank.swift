@@ -30,7 +30,7 @@ extension RenderCore {
         if coefficient == 0 {
             route = RenderVoice.routeDirect
         } else {
-            let band = bankBand(coefficient)
+            let band = bankBand(coefficient, near: Int(voice.pointee.route))
             slot = bankSlot(bus: bus, band: band)
             guard slot >= 0 else {
                 // Every filter is taken: this voice gets its own, from silence
@@ -72,9 +72,18 @@ extension RenderCore {
         return alive
     }
 
-    /// The band of coefficient `p` (> 0): the nearest 1/8 octave of its cutoff.
+    /// The band of coefficient `p` (> 0): the nearest 1/8 octave of its
+    /// cutoff. `hint` is the band the voice had (or a negative route): it
+    /// is checked first, since a band rarely changes from one quantum to the
+    /// next and a binary search's branches mispredict.
     @_noLocks
-    func bankBand(_ p: Float) -> Int {
+    func bankBand(_ p: Float, near hint: Int) -> Int {
+        // Band b holds the coefficients between boundary b - 1 (above) and b.
+        if hint >= 0 && hint < bankBands
+            && (hint == 0 || bankBounds[hint - 1] > p) && (hint == bankBands - 1 || bankBounds[hint] <= p)
+        {
+            return hint
+        }
         // The boundaries fall with the band: count those above p.
         var low = 0, high = bankBands - 1
         while low < high {
