@@ -26,32 +26,45 @@ extension SoundEngineInstance {
 
     /// Loads a sound file as ``loadSound(path:streaming:loop:quality:)`` does,
     /// with a bank sound's markers (seconds in the file's time), which its
-    /// voices report as they cross them. Streamed sounds do not report
-    /// markers (docs/content-engine.md).
+    /// voices report as they cross them, streamed or not (a streamed file's
+    /// markers need its length from the file's header).
     /// - Throws: as ``loadSound(path:streaming:loop:quality:)``, and
     ///   `invalidParameter` naming a marker past the end of the file.
     func loadSound(
         path: String, streaming: Bool, loop: LoopRegion?, quality: ResamplerQuality = .linear, markers: [BankMarker]
     ) throws(SoundEngineError) -> SoundID {
         try checkAlive()
+        /// The markers' frames in a file of `frameCount` frames at `rate`.
+        func markerFrames(rate: Int, frameCount: Int?) throws(SoundEngineError) -> [Int] {
+            var frames: [Int] = []
+            for marker in markers {
+                guard let frameCount else {
+                    throw .invalidParameter(
+                        "marker '\(marker.name)': the length of \(path) is not in its header, and a streamed sound's markers need it")
+                }
+                let frame = Int((marker.time * Double(rate)).rounded(.down))
+                guard frame < frameCount else {
+                    let length = Double(frameCount) / Double(rate)
+                    throw .invalidParameter(
+                        "marker '\(marker.name)' at \(marker.time) s is past the end of \(path) (\(length) s)")
+                }
+                frames.append(frame)
+            }
+            return frames
+        }
         if streaming {
-            _ = try SoundFileDecoder(path: path)  // refuse a missing or corrupt file now, not at play time
+            // Refuse a missing or corrupt file now, not at play time.
+            let format = try SoundFileDecoder(path: path).format
+            let frames = try markerFrames(rate: format.sampleRate, frameCount: format.frameCount)
             let open: AudioSourceOpener = { () throws(SoundEngineError) -> any AudioFrameSource in
                 try SoundFileDecoder(path: path)
             }
-            return try mixer.loadStream(name: path, quality: quality, open: open)
+            return try mixer.loadStream(
+                name: path, quality: quality, markers: frames, frames: frames.isEmpty ? nil : format.frameCount,
+                open: open)
         }
         let audio = try SoundFileDecoder.decode(path: path)
-        var frames: [Int] = []
-        for marker in markers {
-            let frame = Int((marker.time * Double(audio.sampleRate)).rounded(.down))
-            guard frame < audio.frameCount else {
-                let length = Double(audio.frameCount) / Double(audio.sampleRate)
-                throw .invalidParameter(
-                    "marker '\(marker.name)' at \(marker.time) s is past the end of \(path) (\(length) s)")
-            }
-            frames.append(frame)
-        }
+        let frames = try markerFrames(rate: audio.sampleRate, frameCount: audio.frameCount)
         return try mixer.loadSound(audio, name: path, loop: loop, quality: quality, markers: frames)
     }
 

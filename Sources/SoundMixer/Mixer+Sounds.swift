@@ -53,16 +53,43 @@ extension Mixer {
     ///   - open: creates a fresh source positioned at frame 0; called on the
     ///     streaming thread, once per voice. A thrown error ends the voice
     ///     with ``MixerEvent/streamFailed(_:_:)``.
-    /// - Throws: `maxReached` when ``MixerConfiguration/maxSounds`` sounds are loaded.
+    ///   - markers: frames of the source whose crossing a voice reports as
+    ///     ``MixerEvent/marker(_:_:index:)``, on every lap of a looping voice.
+    ///   - frames: the source's length in frames; required with markers (a
+    ///     lap of a looping stream is this long).
+    /// - Throws: `maxReached` when ``MixerConfiguration/maxSounds`` sounds are
+    ///   loaded; `invalidParameter` for markers without a length or outside it.
     public func loadStream(
-        name: String, quality: ResamplerQuality = .linear, open: @escaping AudioSourceOpener
+        name: String, quality: ResamplerQuality = .linear, markers: [Int] = [], frames: Int? = nil,
+        open: @escaping AudioSourceOpener
     ) throws(SoundEngineError) -> SoundID {
-        try control.withLock { state throws(SoundEngineError) in
+        let sorted = markers.sorted()
+        if !sorted.isEmpty {
+            guard let frames, frames > 0 else {
+                throw .invalidParameter("the markers of stream '\(name)' need its length in frames")
+            }
+            if let bad = sorted.first(where: { $0 < 0 || $0 >= frames }) {
+                throw .invalidParameter("marker at frame \(bad) of stream '\(name)' is not inside its \(frames) frames")
+            }
+        }
+        return try control.withLock { state throws(SoundEngineError) in
             let slot = try takeSoundSlot(&state)
-            core.pointee.sounds[slot] = .empty
+            var body = SoundBody.empty
+            var allocation: SoundArena.Allocation? = nil
+            if !sorted.isEmpty, let frames {
+                let memory = state.arena.allocate(sorted.count * MemoryLayout<Int32>.stride)
+                let marks = memory.memory.bindMemory(to: Int32.self, capacity: sorted.count)
+                for (i, frame) in sorted.enumerated() { marks[i] = Int32(frame) }
+                body.markers = UnsafePointer(marks)
+                body.markerCount = sorted.count
+                body.sourceFrames = frames
+                allocation = memory
+            }
+            core.pointee.sounds[slot] = body
             let generation = state.soundGenerations[slot]
             state.sounds[slot] = ControlState.Sound(
-                name: name, generation: generation, content: .stream(open), canLoop: true, quality: quality)
+                name: name, generation: generation, content: .stream(open, markers: allocation), canLoop: true,
+                quality: quality)
             return SoundID(slot: UInt32(slot), generation: generation)
         }
     }
@@ -123,7 +150,10 @@ extension Mixer {
             // acquiring: pairs with the render thread's releasing store in
             // releaseSoundIfUnused; its reads of the memory happened before.
             guard core.pointee.soundReleased[slot].load(ordering: .acquiring) == sound.generation else { return false }
-            if case .memory(let storage) = sound.content { state.arena.free(storage.allocation) }
+            switch sound.content {
+            case .memory(let storage): state.arena.free(storage.allocation)
+            case .stream(_, let markers): if let markers { state.arena.free(markers) }
+            }
             state.sounds[slot] = nil
             core.pointee.sounds[slot] = .empty
             state.freeSounds.append(slot)

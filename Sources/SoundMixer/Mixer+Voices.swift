@@ -57,7 +57,7 @@ extension Mixer {
             let slot = try takeVoiceSlot(&state)
             var opener: AudioSourceOpener?
             var stream: Int32 = -1
-            if case .stream(let open) = entry.content {
+            if case .stream(let open, _) = entry.content {
                 guard !streamer.isStopped else {
                     state.freeVoices.append(slot)
                     throw .notInitialized

@@ -16,10 +16,10 @@ import Testing
         var all: [EventCallback] { items.withLock { $0 } }
     }
 
-    static func rig(loop: Bool) throws -> ContentRig {
+    static func rig(loop: Bool, stream: Bool = false) throws -> ContentRig {
         let rig = try ContentRig()
         let tick = BankSound(
-            name: "tick", file: rig.sineFile("tick", seconds: 1), loop: loop,
+            name: "tick", file: rig.sineFile("tick", seconds: 1), stream: stream, loop: loop,
             markers: [BankMarker(name: "half", time: 0.5), BankMarker(name: "quarter", time: 0.25)])
         try rig.engine.loadBank(
             Bank(
@@ -57,6 +57,20 @@ import Testing
         #expect(log.all == [quarter, half, quarter, half, quarter, half])
         try rig.engine.stopPlayingID(playing)
         #expect(rig.renderUntil { log.all.last == .endOfEvent(playing) })
+    }
+
+    @Test func aStreamedSoundReportsItsMarkersEveryLapToo() throws {
+        let rig = try Self.rig(loop: true, stream: true)
+        let log = Log()
+        let playing = try rig.engine.postEvent("Tick", on: Self.hero, callback: log.callback)
+        let quarter = EventCallback.marker(playing, name: "quarter", sound: "tick")
+        let half = EventCallback.marker(playing, name: "half", sound: "tick")
+        // Rendered until the second lap's "half" has come (the stream decodes as it plays).
+        #expect(rig.renderUntil { log.all.count >= 4 })
+        #expect(log.all == [quarter, half, quarter, half])
+        try rig.engine.stopPlayingID(playing)
+        #expect(rig.renderUntil { log.all.last == .endOfEvent(playing) })
+        #expect(log.all.filter { $0 == .endOfEvent(playing) }.count == 1)
     }
 
     @Test func aMarkerPastTheEndOfItsFileRefusesTheBankNamingIt() throws {

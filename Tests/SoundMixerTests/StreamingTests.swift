@@ -104,6 +104,50 @@ struct StreamingTests {
         #expect(first == nil, "first difference at output frame \(first ?? -1) (the voice starts at \(start))")
     }
 
+    @Test("a streamed sound reports its markers as their audio is rendered, on every lap")
+    func streamedMarkersEveryLap() throws {
+        let audio = sine(frequency: 1000, frames: 4800, amplitude: 0.5)
+        let mixer = try makeMixer { $0.streamBufferFrames = 2048 }
+        // Given out of order: indices follow the sorted frames (1200 is 0, 3600 is 1).
+        let stream = try mixer.loadStream(name: "marked", markers: [3600, 1200], frames: 4800) { MemorySource(audio) }
+        let voice = try mixer.play(stream, VoiceParameters(loop: true))
+        var out: [Float] = []
+        var marks: [(index: Int, rendered: Int)] = []
+        // Render until the voice has begun (the ring pre-fills), then 2.5 laps.
+        #expect(waitUntil { out += render(mixer, frames: 256).left; return out.contains { $0 != 0 } })
+        let start = out.firstIndex { $0 != 0 }! - 1
+        while out.count - start < 12_000 {
+            let played = out.count - start
+            #expect(waitUntil { (mixer.streamProgress(voice)?.decodedFrames ?? 0) >= played + 600 })
+            out += render(mixer, frames: 256).left
+            for case .marker(let v, let s, let index) in events(mixer) where v == voice && s == stream {
+                marks.append((index, out.count - start))
+            }
+        }
+        // Crossed at 1200, 3600, 6000, 8400, 10800 frames of the voice: each
+        // reported by the block (256 frames) that rendered it.
+        #expect(marks.map(\.index) == [0, 1, 0, 1, 0], "\(marks)")
+        for (mark, frame) in zip(marks, [1200, 3600, 6000, 8400, 10_800]) {
+            #expect(mark.rendered > frame && mark.rendered <= frame + 256 + 1, "marker \(mark.index) at \(frame): \(mark.rendered)")
+        }
+        mixer.shutdown()
+    }
+
+    @Test("stream markers need the length, and must fall inside it; a refused stream takes no slot")
+    func streamedMarkersAreChecked() throws {
+        let audio = sine(frequency: 1000, frames: 4800)
+        let mixer = try makeMixer { $0.maxSounds = 1 }
+        #expect(throws: SoundEngineError.self) {
+            try mixer.loadStream(name: "no length", markers: [10]) { MemorySource(audio) }
+        }
+        #expect(throws: SoundEngineError.self) {
+            try mixer.loadStream(name: "past the end", markers: [4800], frames: 4800) { MemorySource(audio) }
+        }
+        // The one sound slot is still free.
+        _ = try mixer.loadStream(name: "fine", markers: [0, 4799], frames: 4800) { MemorySource(audio) }
+        mixer.shutdown()
+    }
+
     @Test("a stream longer than its ring loops through it with the decoder keeping up")
     func ringWrapsAndLoops() throws {
         let audio = sine(frequency: 1000, frames: 4800, amplitude: 0.5)

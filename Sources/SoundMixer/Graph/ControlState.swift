@@ -18,7 +18,8 @@ struct ControlState {
     struct Sound {
         enum Content {
             case memory(SoundStorage)
-            case stream(AudioSourceOpener)
+            /// The opener, and where the stream's marker frames are (if any).
+            case stream(AudioSourceOpener, markers: SoundArena.Allocation?)
         }
         var name: String
         var generation: UInt32

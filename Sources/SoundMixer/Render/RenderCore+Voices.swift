@@ -58,6 +58,10 @@ extension RenderCore {
         body.planes = ring.shared.pointee.planes
         body.sampleRate = Double(ring.shared.pointee.sampleRate)
         body.frames = ring.capacity
+        let sound = sounds[Int(voice.pointee.sound)]
+        body.markers = sound.markers
+        body.markerCount = sound.markerCount
+        body.sourceFrames = sound.sourceFrames
         voice.pointee.body = body
         voice.pointee.startTime = max(voice.pointee.startTime, clock)
         voice.pointee.phase = .scheduled
@@ -281,14 +285,20 @@ extension RenderCore {
         let count = voice.pointee.body.markerCount
         var next = Int(voice.pointee.nextMarker)
         while next < count && UInt64(markers[next]) &<< 32 < position {
-            let v = voice.pointee
-            post(
-                RenderEvent(
-                    kind: .marker, voiceSlot: UInt32(voice - voices), voiceGeneration: v.generation,
-                    soundSlot: v.sound, soundGeneration: v.soundGeneration, count: next))
+            postMarker(voice, index: next)
             next += 1
         }
         voice.pointee.nextMarker = Int32(next)
+    }
+
+    /// Tells the control side the voice crossed its sound's marker `index`.
+    @_noLocks @inline(__always)
+    mutating func postMarker(_ voice: UnsafeMutablePointer<RenderVoice>, index: Int) {
+        let v = voice.pointee
+        post(
+            RenderEvent(
+                kind: .marker, voiceSlot: UInt32(voice - voices), voiceGeneration: v.generation,
+                soundSlot: v.sound, soundGeneration: v.soundGeneration, count: index))
     }
 
     /// After a loop wrap: the next marker is the first at or after `frame`.
@@ -361,7 +371,33 @@ extension RenderCore {
         // releasing: pairs with the producer's acquiring load before it
         // overwrites frames; our reads of frames below this happened before.
         shared.pointee.consumed.store(max(0, lastFrame - 8), ordering: .releasing)
+        if lastFrame > firstFrame && voice.pointee.body.markers != nil {
+            reportStreamMarkers(voice, from: firstFrame, to: lastFrame)
+        }
         return ended
+    }
+
+    /// Reports the markers of a streamed voice's source frames read in this
+    /// run: stream frames `first..<last`, where stream frame `f` is source
+    /// frame `f mod sourceFrames` (a looping stream decodes the source again
+    /// and again).
+    @_noLocks
+    mutating func reportStreamMarkers(_ voice: UnsafeMutablePointer<RenderVoice>, from first: Int, to last: Int) {
+        let body = voice.pointee.body
+        guard let markers = body.markers, body.sourceFrames > 0 else { return }
+        let lap = body.sourceFrames
+        var from = first
+        while from < last {
+            let lapStart = from - from % lap
+            let to = min(last, lapStart + lap)
+            var i = 0
+            while i < body.markerCount {
+                let frame = lapStart + Int(markers[i])
+                if frame >= from && frame < to { postMarker(voice, index: i) }
+                i += 1
+            }
+            from = to
+        }
     }
 
     /// Calls the kernel for `frames` frames of `run` starting `done` frames in.

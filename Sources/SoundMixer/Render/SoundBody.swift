@@ -28,6 +28,9 @@ struct SoundBody: BitwiseCopyable {
     /// Marker frames, ascending (`markerCount` of them), or nil.
     var markers: UnsafePointer<Int32>?
     var markerCount: Int = 0
+    /// A streamed sound's length in source frames (0: unknown), which maps
+    /// the ring's running frame count to a frame of the source for markers.
+    var sourceFrames: Int = 0
 
     /// No sound.
     @_noLocks init() {}
