@@ -154,6 +154,7 @@ extension ContentEngine {
             }
             v.sent = target
             s.voices[token] = v
+            s.tokensByVoice[v.voice] = token
             s.playings[id]?.voices.insert(token)
         }
     }

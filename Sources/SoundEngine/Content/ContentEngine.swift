@@ -115,7 +115,7 @@ final class ContentEngine: Sendable {
     /// which marker of its sound was crossed.
     func markerCrossed(_ voice: VoiceID, index: Int) {
         state.withLock { s in
-            guard !s.closed, let v = s.voices.values.first(where: { $0.voice == voice }),
+            guard !s.closed, let token = s.tokensByVoice[voice], let v = s.voices[token],
                 let callback = s.playings[v.playing]?.callback, let soundID = v.path.last,
                 case .sound(let sound, _)? = s.objects[soundID]?.kind, index < sound.markers.count
             else { return }
@@ -129,6 +129,7 @@ final class ContentEngine: Sendable {
     func voiceEnded(_ token: UInt64) {
         state.withLock { s in
             guard let v = s.voices.removeValue(forKey: token) else { return }
+            s.tokensByVoice[v.voice] = nil
             s.playings[v.playing]?.voices.remove(token)
             endIfDone(v.playing, &s)
             if !s.closed { refresh(&s) }

@@ -37,6 +37,9 @@ struct ContentState: Sendable {
     /// By the content layer's own token (a completion needs a key before the
     /// mixer has returned the voice's ID).
     var voices: [UInt64: ContentVoice] = [:]
+    /// The token of each voice in `voices`, by the mixer's ID (a marker
+    /// event names the voice).
+    var tokensByVoice: [VoiceID: UInt64] = [:]
     var nextPlaying: UInt32 = 1
     var nextToken: UInt64 = 1
     /// Per random container: its most recent picks (child indexes), newest last.
