@@ -60,8 +60,7 @@ extension SoundEngineInstance {
                 try SoundFileDecoder(path: path)
             }
             return try mixer.loadStream(
-                name: path, quality: quality, markers: frames, frames: frames.isEmpty ? nil : format.frameCount,
-                open: open)
+                name: path, quality: quality, markers: frames, frames: format.frameCount, open: open)
         }
         let audio = try SoundFileDecoder.decode(path: path)
         let frames = try markerFrames(rate: audio.sampleRate, frameCount: audio.frameCount)

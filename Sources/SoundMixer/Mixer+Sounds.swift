@@ -63,14 +63,12 @@ extension Mixer {
         name: String, quality: ResamplerQuality = .linear, markers: [Int] = [], frames: Int? = nil,
         open: @escaping AudioSourceOpener
     ) throws(SoundEngineError) -> SoundID {
-        let sorted = markers.sorted()
-        if !sorted.isEmpty {
+        var sorted: [Int] = []
+        if !markers.isEmpty {
             guard let frames, frames > 0 else {
                 throw .invalidParameter("the markers of stream '\(name)' need its length in frames")
             }
-            if let bad = sorted.first(where: { $0 < 0 || $0 >= frames }) {
-                throw .invalidParameter("marker at frame \(bad) of stream '\(name)' is not inside its \(frames) frames")
-            }
+            sorted = try SoundStorage.sortedMarkers(markers, frames: frames, of: "stream '\(name)'")
         }
         return try control.withLock { state throws(SoundEngineError) in
             let slot = try takeSoundSlot(&state)
@@ -78,9 +76,7 @@ extension Mixer {
             var allocation: SoundArena.Allocation? = nil
             if !sorted.isEmpty, let frames {
                 let memory = state.arena.allocate(sorted.count * MemoryLayout<Int32>.stride)
-                let marks = memory.memory.bindMemory(to: Int32.self, capacity: sorted.count)
-                for (i, frame) in sorted.enumerated() { marks[i] = Int32(frame) }
-                body.markers = UnsafePointer(marks)
+                body.markers = SoundStorage.store(markers: sorted, at: memory.memory)
                 body.markerCount = sorted.count
                 body.sourceFrames = frames
                 allocation = memory

@@ -45,18 +45,13 @@ struct SoundStorage: @unchecked Sendable {
         let loopLength = loopEnd - loopStart
         let loopStride = inner ? loopLength + 2 * g : 0
         let total = planes * (planeStride + loopStride)
-        let sortedMarkers = markers.sorted()
-        if let bad = sortedMarkers.first(where: { $0 < 0 || $0 >= frames }) {
-            throw .invalidParameter("marker at frame \(bad) of sound '\(name)' is not inside its \(frames) frames")
-        }
+        let sortedMarkers = try Self.sortedMarkers(markers, frames: frames, of: "sound '\(name)'")
         // Marker frames (Int32) after the samples: Float and Int32 share size and alignment.
         bytes = (total + sortedMarkers.count) * MemoryLayout<Float>.stride
         allocation = allocate(bytes)
         let memory = allocation.memory.bindMemory(to: Float.self, capacity: total)
         memory.initialize(repeating: 0, count: total)
-        let markerMemory = (allocation.memory + total * MemoryLayout<Float>.stride)
-            .bindMemory(to: Int32.self, capacity: sortedMarkers.count)
-        for (i, frame) in sortedMarkers.enumerated() { markerMemory[i] = Int32(frame) }
+        let markerMemory = Self.store(markers: sortedMarkers, at: allocation.memory + total * MemoryLayout<Float>.stride)
 
         let plane0 = memory + g
         let plane1 = planes == 2 ? plane0 + planeStride : nil
@@ -95,8 +90,28 @@ struct SoundStorage: @unchecked Sendable {
         body.loopEnd = loop == nil ? 0 : loopEnd
         body.planes = planes
         body.sampleRate = Double(audio.sampleRate)
-        body.markers = sortedMarkers.isEmpty ? nil : UnsafePointer(markerMemory)
+        body.markers = sortedMarkers.isEmpty ? nil : markerMemory
         body.markerCount = sortedMarkers.count
         self.body = body
+    }
+}
+
+extension SoundStorage {
+    /// `markers` in ascending order, each checked to be a frame of a sound
+    /// `frames` long; `what` names the sound in the error.
+    /// - Throws: `invalidParameter` naming the first marker outside.
+    static func sortedMarkers(_ markers: [Int], frames: Int, of what: String) throws(SoundEngineError) -> [Int] {
+        let sorted = markers.sorted()
+        if let bad = sorted.first(where: { $0 < 0 || $0 >= frames }) {
+            throw .invalidParameter("marker at frame \(bad) of \(what) is not inside its \(frames) frames")
+        }
+        return sorted
+    }
+
+    /// Writes marker frames as the `Int32`s the render thread reads, at `memory`.
+    static func store(markers: [Int], at memory: UnsafeMutableRawPointer) -> UnsafePointer<Int32> {
+        let marks = memory.bindMemory(to: Int32.self, capacity: markers.count)
+        for (i, frame) in markers.enumerated() { marks[i] = Int32(frame) }
+        return UnsafePointer(marks)
     }
 }

@@ -54,7 +54,7 @@ extension RenderCore {
             if old == RenderVoice.routeDirect {
                 oldPlanes = (busLeft, busRight)
             } else if old >= 0 {
-                let oldSlot = Int(bankIndex[bus * bankBands + Int(old)])
+                let oldSlot = Int(bankIndex[bankKey(bus: bus, band: Int(old))])
                 if oldSlot >= 0 { oldPlanes = feedBankSlot(oldSlot, byVoice: true) }  // else its tail has died: nothing to fade
             }
         }
@@ -93,11 +93,15 @@ extension RenderCore {
         return low
     }
 
+    /// Where `bankIndex` keeps the filter of (`bus`, `band`).
+    @_noLocks @inline(__always)
+    func bankKey(bus: Int, band: Int) -> Int { bus * bankBands + band }
+
     /// The filter of (`bus`, `band`), taken from the free ones if it is not
     /// running; -1 when none is free.
     @_noLocks
     mutating func bankSlot(bus: Int, band: Int) -> Int {
-        let key = bus * bankBands + band
+        let key = bankKey(bus: bus, band: band)
         let existing = Int(bankIndex[key])
         if existing >= 0 { return existing }
         guard bankFreeCount > 0 else { return -1 }
@@ -176,7 +180,7 @@ extension RenderCore {
             let silent = !bankSlots[slot].wasFed
                 && abs(state[0]) < 1e-9 && abs(state[1]) < 1e-9 && abs(state[2]) < 1e-9 && abs(state[3]) < 1e-9
             if silent {
-                bankIndex[Int(bankSlots[slot].bus) * bankBands + Int(bankSlots[slot].band)] = -1
+                bankIndex[bankKey(bus: Int(bankSlots[slot].bus), band: Int(bankSlots[slot].band))] = -1
                 bankFree[bankFreeCount] = Int16(truncatingIfNeeded: slot)
                 bankFreeCount += 1
                 var j = k

@@ -63,8 +63,6 @@ struct RenderCore {
     /// Coefficient at each boundary between band b and b + 1
     /// (`bankBands - 1`, falling: a higher cutoff has a smaller `p`).
     let bankBounds: UnsafeMutablePointer<Float>
-    /// Filters that can run at once (0 when the bank is off).
-    let bankCapacity: Int
     /// Per filter: its bus, band and whether a voice fed it this quantum.
     let bankSlots: UnsafeMutablePointer<BankSlot>
     /// Per filter: a left and a right plane of `quantum` frames, the sum of
@@ -208,7 +206,7 @@ extension RenderCore {
                 voiceScratch: voiceScratch, batchedLowPass: c.batchedLowPass, batchRows: batchRows,
                 batchLanes: table(lowPassBatch, blankLane), batchEntries: table(lowPassBatch, BatchEntry()),
                 sharedLowPass: c.sharedLowPass && bank.capacity > 0, bankBands: bank.bands,
-                bankCoefficients: bank.coefficients, bankBounds: bank.bounds, bankCapacity: bank.capacity,
+                bankCoefficients: bank.coefficients, bankBounds: bank.bounds,
                 bankSlots: table(bank.capacity, BankSlot()), bankPlanes: bank.planes,
                 bankStates: table(4 * bank.capacity, Float(0)),
                 bankIndex: table(c.maxBuses * bank.bands, Int16(-1)),
