@@ -53,51 +53,51 @@ final class ServerModel {
     // MARK: State (mainloop lock)
 
     /// Set by `start` once the snapshot is built; events are only emitted after it.
-    private var started = false
+    var started = false
     /// Set by `stop`; nothing is issued or emitted afterwards.
-    private var stopped = false
-    private var ownClient: UInt32 = .max
-    private var serverName = ""
-    private var sinks: [UInt32: PADeviceInfo] = [:]
-    private var sources: [UInt32: PADeviceInfo] = [:]
-    private var cards: [UInt32: String] = [:]
-    private var modules: [UInt32: String] = [:]
-    private var defaultSinkName: String?
-    private var defaultSourceName: String?
+    var stopped = false
+    var ownClient: UInt32 = .max
+    var serverName = ""
+    var sinks: [UInt32: PADeviceInfo] = [:]
+    var sources: [UInt32: PADeviceInfo] = [:]
+    var cards: [UInt32: String] = [:]
+    var modules: [UInt32: String] = [:]
+    var defaultSinkName: String?
+    var defaultSourceName: String?
     /// Other clients' sink inputs as last reported.
-    private var others: [UInt32: OtherStream] = [:]
+    var others: [UInt32: OtherStream] = [:]
     /// The device our playback (capture) stream was last seen on, by name.
-    private var ownPlaybackSink: String?
-    private var ownCaptureSource: String?
+    var ownPlaybackSink: String?
+    var ownCaptureSource: String?
     /// A move of our stream seen since the last flush: where it was before the
     /// first move of the burst, where it is now. Judged at the flush, when the
     /// burst's device removals are known (a rescue move is not the user's).
-    private var pendingOutputMove: (from: String?, to: String)?
-    private var pendingInputMove: (from: String?, to: String)?
+    var pendingOutputMove: (from: String?, to: String)?
+    var pendingInputMove: (from: String?, to: String)?
     /// What the policy selected last.
-    private var outputTarget: EndpointID?
-    private var inputTarget: EndpointID?
+    var outputTarget: EndpointID?
+    var inputTarget: EndpointID?
     /// A default endpoint the engine itself made current by switching a port:
     /// not the user's choice when the flush sees it.
-    private var engineMadeDefault: Set<EndpointID> = []
+    var engineMadeDefault: Set<EndpointID> = []
     /// Streams we ducked: the volume found, and the volume we set.
-    private var ducked: [UInt32: (original: PAVolume, set: PAVolume)] = [:]
+    var ducked: [UInt32: (original: PAVolume, set: PAVolume)] = [:]
 
     /// What the last `endpointsChanged` (or the snapshot) told the policy.
-    private var reportedEndpoints: [EndpointID: AudioEndpoint] = [:]
-    private var reportedDefaultOutput: EndpointID?
-    private var reportedDefaultInput: EndpointID?
-    private var reportedMutedInputs: Set<EndpointID> = []
+    var reportedEndpoints: [EndpointID: AudioEndpoint] = [:]
+    var reportedDefaultOutput: EndpointID?
+    var reportedDefaultInput: EndpointID?
+    var reportedMutedInputs: Set<EndpointID> = []
 
     /// Coalescing: the timer armed by the first event of a burst.
-    private var flushTimer: PATimerBox?
-    private var burstStart: ContinuousClock.Instant?
+    var flushTimer: PATimerBox?
+    var burstStart: ContinuousClock.Instant?
     /// Device queries whose answers the flush should wait for (a little).
-    private var deviceQueriesInFlight = 0
+    var deviceQueriesInFlight = 0
 
     /// Requests libpulse may still call back, by identity.
-    private var pending: [ObjectIdentifier: PARequest] = [:]
-    private var subscriber: PASubscriber?
+    var pending: [ObjectIdentifier: PARequest] = [:]
+    var subscriber: PASubscriber?
 
     /// The flush runs this long after the first event of a burst.
     static let coalescingDelay: UInt64 = 60_000  // µs
@@ -194,7 +194,7 @@ final class ServerModel {
     /// Issues a request and keeps it (and so its userdata) alive until its
     /// final callback ran. Returns false when libpulse refused at once.
     @discardableResult
-    private func issue<R: PARequest>(_ request: R, _ call: (R) -> PAOperation?) -> Bool {
+    func issue<R: PARequest>(_ request: R, _ call: (R) -> PAOperation?) -> Bool {
         guard !stopped, let op = call(request) else { return false }
         request.operation = op
         let key = ObjectIdentifier(request)
@@ -210,7 +210,7 @@ final class ServerModel {
 
     // MARK: - Subscription (mainloop thread)
 
-    private func handle(_ facility: PASubscriptionFacility, _ kind: PASubscriptionKind, _ index: UInt32) {
+    func handle(_ facility: PASubscriptionFacility, _ kind: PASubscriptionKind, _ index: UInt32) {
         guard !stopped else { return }
         switch facility {
         case .sink:
@@ -273,13 +273,13 @@ final class ServerModel {
         }
     }
 
-    private func serverInfo(_ info: PAServerDefaults) {
+    func serverInfo(_ info: PAServerDefaults) {
         serverName = info.serverName
         defaultSinkName = info.defaultSink
         defaultSourceName = info.defaultSource
     }
 
-    private func queryDevice(_ index: UInt32, output: Bool) {
+    func queryDevice(_ index: UInt32, output: Bool) {
         deviceChanged()
         deviceQueriesInFlight += 1
         let request = PAListRequest<PADeviceInfo>(
@@ -293,7 +293,7 @@ final class ServerModel {
 
     /// Re-reads every sink and source (after a card change); devices the
     /// answers no longer list are dropped.
-    private func requeryAllDevices() {
+    func requeryAllDevices() {
         deviceChanged()
         for output in [true, false] {
             var fresh: [UInt32: PADeviceInfo] = [:]
@@ -310,19 +310,19 @@ final class ServerModel {
         }
     }
 
-    private func querySinkInput(_ index: UInt32) {
+    func querySinkInput(_ index: UInt32) {
         issue(PAListRequest<PASinkInputInfo>(onItem: { [unowned self] in sinkInputInfo($0) }, onEnd: { _ in })) {
             context.getSinkInputs(index, $0)
         }
     }
 
-    private func querySourceOutput(_ index: UInt32) {
+    func querySourceOutput(_ index: UInt32) {
         issue(PAListRequest<PASourceOutputInfo>(onItem: { [unowned self] in sourceOutputInfo($0) }, onEnd: { _ in })) {
             context.getSourceOutput(index, $0)
         }
     }
 
-    private func sinkInputInfo(_ info: PASinkInputInfo) {
+    func sinkInputInfo(_ info: PASinkInputInfo) {
         guard !stopped else { return }
         if info.client == ownClient {
             // Ours: never another client's stream. Watch the playback stream's sink.
@@ -337,20 +337,20 @@ final class ServerModel {
         if started { emit(.otherStreamChanged(stream)) }
     }
 
-    private func sinkInputRemoved(_ index: UInt32) {
+    func sinkInputRemoved(_ index: UInt32) {
         ducked[index] = nil
         guard others.removeValue(forKey: index) != nil, started else { return }
         emit(.otherStreamRemoved(StreamID(rawValue: index)))
     }
 
-    private func sourceOutputInfo(_ info: PASourceOutputInfo) {
+    func sourceOutputInfo(_ info: PASourceOutputInfo) {
         guard !stopped, info.index == ownCaptureIndex, let source = sources[info.source]?.name else { return }
         ownStreamSeen(on: source, output: false)
     }
 
     /// Our stream is on `device`: the first sighting is recorded; a change is a
     /// move, judged at the next flush (see `judgeMove`).
-    private func ownStreamSeen(on device: String, output: Bool) {
+    func ownStreamSeen(on device: String, output: Bool) {
         let last = output ? ownPlaybackSink : ownCaptureSource
         guard let last else {
             if output { ownPlaybackSink = device } else { ownCaptureSource = device }
@@ -367,369 +367,6 @@ final class ServerModel {
             ownCaptureSource = device
         }
         deviceChanged()
-    }
-
-    // MARK: - Coalescing
-
-    /// Notes a device-level event: the first of a burst arms the flush timer.
-    private func deviceChanged() {
-        guard !stopped, flushTimer?.event == nil else { return }
-        let timer = flushTimer ?? PATimerBox { [unowned self] in flush() }
-        flushTimer = timer
-        burstStart = .now
-        context.arm(timer, after: Self.coalescingDelay)
-    }
-
-    /// Compares what the server has now with what the policy was told and
-    /// reports the difference as one `endpointsChanged`, then default changes
-    /// and moves of our streams.
-    private func flush() {
-        guard !stopped else { return }
-        if deviceQueriesInFlight > 0, let start = burstStart, ContinuousClock.now - start < Self.coalescingLimit,
-            let timer = flushTimer
-        {
-            context.arm(timer, after: 5_000)  // answers still on their way: a little longer
-            return
-        }
-        burstStart = nil
-        guard started else { return }  // start() reports the state as of its end itself
-
-        let current = currentEndpoints()
-        let currentIDs = Set(current.map(\.id))
-        let appeared = current.filter { reportedEndpoints[$0.id] != $0 }
-        let disappeared = reportedEndpoints.keys.filter { !currentIDs.contains($0) }.sorted()
-        let newlyPresent = Set(appeared.map(\.id).filter { reportedEndpoints[$0] == nil })
-        reportedEndpoints = Dictionary(current.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        if !appeared.isEmpty || !disappeared.isEmpty {
-            emit(.endpointsChanged(appeared: appeared, disappeared: disappeared))
-        }
-
-        // Defaults. A change of the server's default is the user's choice
-        // unless it follows from the burst itself:
-        //  - the old default endpoint went away (the server picked a fallback);
-        //  - the new default endpoint only now appeared (a device plugged in, or
-        //    a jack's port became available, and the server switched to it);
-        //  - the engine made it current itself (selectOutput switched the port).
-        let disappearedSet = Set(disappeared)
-        // Directions whose server default moved by itself in this burst: a
-        // stream of ours that follows the default moved with it (PulseAudio
-        // ≥ 15 moves default-following streams), which is not the user's move.
-        var defaultFollowed: Set<EndpointDirection> = []
-        for direction in [EndpointDirection.output, .input] {
-            let old = direction == .output ? reportedDefaultOutput : reportedDefaultInput
-            let new = defaultEndpoint(direction)
-            guard new != old else { continue }
-            if direction == .output { reportedDefaultOutput = new } else { reportedDefaultInput = new }
-            guard let new else { continue }
-            let oldWentAway = old.map { disappearedSet.contains($0) || !currentIDs.contains($0) } ?? false
-            let engineMade = engineMadeDefault.remove(new) != nil
-            if oldWentAway || newlyPresent.contains(new) || engineMade {
-                defaultFollowed.insert(direction)
-                continue
-            }
-            emit(direction == .output ? .defaultOutputChanged(new) : .defaultInputChanged(new))
-        }
-        engineMadeDefault.removeAll()
-
-        // A source's mute switch (a headset's or laptop's mic-mute key, or
-        // `pactl set-source-mute`): each of its endpoints is muted.
-        let muted = mutedInputs(current)
-        for id in muted.subtracting(reportedMutedInputs).sorted() { emit(.inputMuteChanged(id, muted: true)) }
-        for id in reportedMutedInputs.subtracting(muted).sorted() where currentIDs.contains(id) {
-            emit(.inputMuteChanged(id, muted: false))
-        }
-        reportedMutedInputs = muted
-
-        if let move = pendingOutputMove {
-            pendingOutputMove = nil
-            let followedDefault = defaultFollowed.contains(.output) && move.to == defaultSinkName
-            if !followedDefault { judgeMove(from: move.from, to: move.to, output: true) }
-        }
-        if let move = pendingInputMove {
-            pendingInputMove = nil
-            let followedDefault = defaultFollowed.contains(.input) && move.to == defaultSourceName
-            if !followedDefault { judgeMove(from: move.from, to: move.to, output: false) }
-        }
-    }
-
-    /// Reports a move of our stream unless it is not the user's doing:
-    /// the engine asked for it (the target), the old device went away (the
-    /// server's rescue), the new device is a filter (module-filter-apply put
-    /// an echo canceller in between), or the stream follows the server's
-    /// default because the engine never selected a device.
-    private func judgeMove(from: String?, to: String, output: Bool) {
-        let devices = output ? sinks : sources
-        let target = output ? outputTarget : inputTarget
-        guard let device = devices.values.first(where: { $0.name == to }) else { return }
-        if from == to {
-            // Back where it was within one burst is no move — unless that is
-            // not where the engine put it (the engine's move and the user's
-            // move back fell into one window). Reports can be stale
-            // (pipewire-pulse, a rescue racing our move): ask the server
-            // where the stream is now and judge that answer.
-            // A target that went away was a rescue by the server, and an
-            // engine move since the judgement makes the answer moot.
-            guard output, let target, target.device != to, devices.values.contains(where: { $0.name == target.device }),
-                let index = ownPlaybackIndex
-            else { return }
-            issue(PAListRequest<PASinkInputInfo>(
-                onItem: { [unowned self] info in
-                    guard !stopped, info.index == ownPlaybackIndex, outputTarget == target, let now = sinks[info.sink],
-                        now.name != target.device, !isFilter(now)
-                    else { return }
-                    emit(.streamMovedByUser(EndpointID(.output, device: now.name, port: now.activePort)))
-                }, onEnd: { _ in })
-            ) { context.getSinkInputs(index, $0) }
-            return
-        }
-        let oldGone = from.map { name in !devices.values.contains { $0.name == name } } ?? true
-        let defaultName = output ? defaultSinkName : defaultSourceName
-        if oldGone || isFilter(device) || target?.device == to || (target == nil && to == defaultName) { return }
-        emit(.streamMovedByUser(EndpointID(output ? .output : .input, device: to, port: device.activePort)))
-    }
-
-    // MARK: - Endpoints
-
-    /// An echo canceller module-filter-apply put between our streams and a
-    /// device (module-echo-cancel: `NAME.echo-cancel`, class filter, intended
-    /// for phone): the route stays the master device. Other filter devices
-    /// (a remap source the user made a microphone of) are devices of their own.
-    private func isFilter(_ device: PADeviceInfo) -> Bool {
-        let p = device.properties
-        guard p["device.class"] == "filter" || p["device.master_device"] != nil else { return false }
-        return device.name.hasSuffix(".echo-cancel")
-            || (p["device.intended_roles"] ?? "").split(separator: " ").contains("phone")
-    }
-
-    /// The input endpoints among `endpoints` whose source is muted.
-    private func mutedInputs(_ endpoints: [AudioEndpoint]) -> Set<EndpointID> {
-        let mutedSources = Set(sources.values.filter(\.muted).map(\.name))
-        return Set(endpoints.map(\.id).filter { $0.direction == .input && mutedSources.contains($0.device) })
-    }
-
-    /// Every endpoint, oldest device first (by index), outputs then inputs.
-    private func currentEndpoints() -> [AudioEndpoint] {
-        let outputs = sinks.keys.sorted().compactMap { sinks[$0] }.filter { !isFilter($0) }
-            .flatMap { endpoints(of: $0, .output) }
-        let inputs = sources.keys.sorted().compactMap { sources[$0] }.filter { $0.monitorOfSink == nil && !isFilter($0) }
-            .flatMap { endpoints(of: $0, .input) }
-        return outputs + inputs
-    }
-
-    /// A device's endpoints: one per port that is not known to be unplugged,
-    /// or one for the device when it has no ports.
-    private func endpoints(of device: PADeviceInfo, _ direction: EndpointDirection) -> [AudioEndpoint] {
-        let accessory = accessory(of: device)
-        if device.ports.isEmpty {
-            let type = classifyPort(PortFacts(direction: direction, properties: device.properties, hasCard: device.card != nil))
-            return [AudioEndpoint(id: EndpointID(direction, device: device.name), portType: type, name: device.description,
-                                  accessory: accessory)]
-        }
-        return device.ports.filter { $0.availability != .no }.map { port in
-            let type = classifyPort(PortFacts(
-                direction: direction, portType: port.type, portName: port.name, properties: device.properties,
-                hasCard: device.card != nil))
-            return AudioEndpoint(
-                id: EndpointID(direction, device: device.name, port: port.name), portType: type,
-                name: port.description.isEmpty ? device.description : "\(device.description) – \(port.description)",
-                accessory: accessory)
-        }
-    }
-
-    /// What a device's output and input share: its card, or the bus path,
-    /// Bluetooth address or device string.
-    private func accessory(of device: PADeviceInfo) -> String? {
-        if let card = device.card, let name = cards[card] { return name }
-        let p = device.properties
-        return p["device.bus_path"] ?? p["api.bluez5.address"] ?? p["bluez.path"] ?? p["device.string"]
-    }
-
-    /// The server's default sink or source and its active port; a filter's
-    /// master device stands for the filter; nil for a monitor or an unknown device.
-    private func defaultEndpoint(_ direction: EndpointDirection) -> EndpointID? {
-        let devices = direction == .output ? sinks : sources
-        guard let name = direction == .output ? defaultSinkName : defaultSourceName,
-            var device = devices.values.first(where: { $0.name == name })
-        else { return nil }
-        if isFilter(device), let master = device.properties["device.master_device"],
-            let masterDevice = devices.values.first(where: { $0.name == master })
-        {
-            device = masterDevice
-        }
-        guard device.monitorOfSink == nil else { return nil }
-        return EndpointID(direction, device: device.name, port: device.activePort)
-    }
-
-    // MARK: - Actions (control thread, lock held)
-
-    /// The answer to one control call.
-    private final class Outcome {
-        var done = false
-        var ok = false
-        var error = ""
-        var gone = false
-    }
-
-    /// Issues a control call; its outcome fills in when the server answers.
-    private func submit(_ call: (PASuccessRequest) -> PAOperation?) -> Outcome {
-        let outcome = Outcome()
-        let request = PASuccessRequest { ok, error, gone in
-            outcome.done = true
-            outcome.ok = ok
-            outcome.error = error
-            outcome.gone = gone
-        }
-        if !issue(request, call) {
-            outcome.done = true
-            outcome.error = context.lastError
-        }
-        return outcome
-    }
-
-    /// Waits for every outcome; throws when the server did not answer in time or the connection died.
-    private func awaitAll(_ done: () -> Bool, deadline: ContinuousClock.Instant, _ what: String) throws(SoundEngineError) {
-        let answered = wait(deadline) { done() || !context.isGood }
-        guard context.isGood else {
-            throw .mediaServicesFailed("the connection to PulseAudio was lost while asking it to \(what)")
-        }
-        guard answered else { throw .fail("PulseAudio did not answer in time when asked to \(what)") }
-    }
-
-    /// Runs one control call to completion; throws with the server's reason when it refused.
-    private func run(_ what: String, deadline: ContinuousClock.Instant, _ call: (PASuccessRequest) -> PAOperation?) throws(SoundEngineError) {
-        let outcome = submit(call)
-        try awaitAll({ outcome.done }, deadline: deadline, what)
-        guard outcome.ok else { throw .fail("PulseAudio refused to \(what): \(outcome.error)") }
-    }
-
-    /// Fresh volumes of these sink inputs (streams that are gone are absent).
-    private func currentVolumes(_ ids: [StreamID], deadline: ContinuousClock.Instant) throws(SoundEngineError) -> [UInt32: PAVolume] {
-        var volumes: [UInt32: PAVolume] = [:]
-        var outstanding = 0
-        for id in ids {
-            let ok = issue(PAListRequest<PASinkInputInfo>(
-                onItem: { volumes[$0.index] = $0.volume }, onEnd: { _ in outstanding -= 1 })
-            ) { context.getSinkInputs(id.rawValue, $0) }
-            if ok { outstanding += 1 }
-        }
-        try awaitAll({ outstanding == 0 }, deadline: deadline, "describe streams \(ids)")
-        return volumes
-    }
-
-    /// Performs selectOutput, selectInput, mute/unmute, duck/unduck. Lock held.
-    func perform(_ action: SessionAction, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
-        guard !stopped, started else { throw .mediaServicesFailed("the PulseAudio server model is not running") }
-        switch action {
-        case .selectOutput(let id):
-            // nil: no output fits; the engine keeps the stream corked, nothing moves.
-            guard let id else { return }
-            try select(id, output: true, deadline: deadline)
-        case .selectInput(let id):
-            guard let id else { return }
-            try select(id, output: false, deadline: deadline)
-        case .muteOtherStreams(let ids):
-            try setMute(ids, true, deadline: deadline)
-        case .unmuteOtherStreams(let ids):
-            try setMute(ids, false, deadline: deadline)
-        case .duckOtherStreams(let ids, let factor):
-            try duck(ids, factor: factor, deadline: deadline)
-        case .unduckOtherStreams(let ids):
-            try unduck(ids, deadline: deadline)
-        case .setStreamProperties, .openCaptureStream, .closeCaptureStream, .fadeBackgroundMusicBuses, .pauseEngine,
-            .resumeEngine:
-            throw .invalidParameter("\(action) is not the server model's to perform")
-        }
-    }
-
-    /// Moves our stream to `id.device` (unless it is there) and makes `id.port`
-    /// active (unless it is). The target is remembered first, so the move's
-    /// own events are not taken for the user's; on failure it is put back.
-    private func select(_ id: EndpointID, output: Bool, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
-        let previous = output ? outputTarget : inputTarget
-        if output { outputTarget = id } else { inputTarget = id }
-        do throws(SoundEngineError) {
-            let streamIndex = output ? ownPlaybackIndex : ownCaptureIndex
-            let currentDevice = output ? ownPlaybackSink : ownCaptureSource
-            if let streamIndex, currentDevice != id.device {
-                let what = "move our \(output ? "playback" : "capture") stream to \(id.device)"
-                try run(what, deadline: deadline) {
-                    output ? context.moveSinkInput(streamIndex, toSink: id.device, $0)
-                        : context.moveSourceOutput(streamIndex, toSource: id.device, $0)
-                }
-            }
-            let devices = output ? sinks : sources
-            if let port = id.port, let device = devices.values.first(where: { $0.name == id.device }),
-                device.activePort != port
-            {
-                engineMadeDefault.insert(id)
-                try run("make port \(port) of \(id.device) active", deadline: deadline) {
-                    output ? context.setSinkPort(id.device, port: port, $0) : context.setSourcePort(id.device, port: port, $0)
-                }
-            }
-        } catch {
-            if output { outputTarget = previous } else { inputTarget = previous }
-            throw error
-        }
-    }
-
-    private func setMute(_ ids: [StreamID], _ muted: Bool, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
-        let outcomes = ids.map { id in submit { context.setSinkInputMute(id.rawValue, muted, $0) } }
-        let what = "\(muted ? "mute" : "unmute") streams \(ids)"
-        try awaitAll({ outcomes.allSatisfy(\.done) }, deadline: deadline, what)
-        // A stream that has gone away meanwhile is not an error.
-        let refused = zip(ids, outcomes).filter { !$0.1.ok && !$0.1.gone }
-        if let (id, outcome) = refused.first {
-            throw .fail("PulseAudio refused to \(muted ? "mute" : "unmute") \(id): \(outcome.error)")
-        }
-    }
-
-    /// Lowers each stream to `factor` (linear amplitude) of the volume found
-    /// and remembers both. A stream ducked again keeps its first original
-    /// volume unless the user changed it in between.
-    private func duck(_ ids: [StreamID], factor: Double, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
-        let volumes = try currentVolumes(ids, deadline: deadline)
-        var plans: [(UInt32, PAVolume, PAVolume)] = []
-        for id in ids {
-            guard let current = volumes[id.rawValue] else { continue }  // gone
-            var original = current
-            if let earlier = ducked[id.rawValue], Self.same(earlier.set, current) { original = earlier.original }
-            plans.append((id.rawValue, original, original.scaled(byLinear: factor)))
-        }
-        let outcomes = plans.map { plan in submit { context.setSinkInputVolume(plan.0, plan.2, $0) } }
-        try awaitAll({ outcomes.allSatisfy(\.done) }, deadline: deadline, "duck streams \(ids)")
-        for (plan, outcome) in zip(plans, outcomes) where outcome.ok {
-            ducked[plan.0] = (original: plan.1, set: plan.2)
-        }
-        if let (plan, outcome) = zip(plans, outcomes).first(where: { !$0.1.ok && !$0.1.gone }) {
-            throw .fail("PulseAudio refused to lower the volume of stream \(plan.0): \(outcome.error)")
-        }
-    }
-
-    /// Puts back the remembered volume of each stream we ducked, unless the
-    /// user changed it while ducked (then theirs stays and ours is forgotten).
-    private func unduck(_ ids: [StreamID], deadline: ContinuousClock.Instant) throws(SoundEngineError) {
-        let mine = ids.filter { ducked[$0.rawValue] != nil }
-        guard !mine.isEmpty else { return }
-        let volumes = try currentVolumes(mine, deadline: deadline)
-        var plans: [(UInt32, PAVolume)] = []
-        for id in mine {
-            let entry = ducked.removeValue(forKey: id.rawValue)!
-            guard let current = volumes[id.rawValue], Self.same(entry.set, current) else { continue }
-            plans.append((id.rawValue, entry.original))
-        }
-        let outcomes = plans.map { plan in submit { context.setSinkInputVolume(plan.0, plan.1, $0) } }
-        try awaitAll({ outcomes.allSatisfy(\.done) }, deadline: deadline, "restore the volume of streams \(ids)")
-        if let (plan, outcome) = zip(plans, outcomes).first(where: { !$0.1.ok && !$0.1.gone }) {
-            throw .fail("PulseAudio refused to restore the volume of stream \(plan.0): \(outcome.error)")
-        }
-    }
-
-    /// Whether the server still has the volume we set: equal channel by
-    /// channel within rounding (pipewire-pulse stores volumes as floats and
-    /// hands back values a few steps off; a user's change is far larger).
-    static func same(_ a: PAVolume, _ b: PAVolume) -> Bool {
-        a.channels.count == b.channels.count
-            && zip(a.channels, b.channels).allSatisfy { max($0, $1) - min($0, $1) <= 64 }
     }
 
     // MARK: - Stop

@@ -1,0 +1,81 @@
+import CPulseAudio
+import Foundation
+
+// MARK: - C callbacks
+
+func contextStateCallback(_ context: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    Connection.from(userdata)?.contextStateChanged()
+}
+
+func serverInfoCallback(_ context: OpaquePointer?, _ info: UnsafePointer<pa_server_info>?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let connection = Connection.from(userdata) else { return }
+    if let info { connection.serverInfo = PAServerInfo(info) }
+    connection.mainloop?.signal()
+}
+
+func streamStateCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    Connection.from(userdata)?.streamStateChanged()
+}
+
+func streamUnderflowCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let connection = Connection.from(userdata) else { return }
+    connection.underflows.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
+    connection.notices.pointee.push(.underflow)
+}
+
+func streamSuspendedCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let connection = Connection.from(userdata), let stream else { return }
+    connection.notices.pointee.push(.suspended, PAStream(raw: stream).isSuspended ? 1 : 0)
+}
+
+func streamEventCallback(
+    _ stream: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ properties: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?
+) {
+    guard let connection = Connection.from(userdata), let name else { return }
+    // Compared in place (no String is built on the render thread).
+    if PAStreamEvent.isRequestCork(name) {
+        connection.notices.pointee.push(.corkRequested)
+    } else if PAStreamEvent.isRequestUncork(name) {
+        connection.notices.pointee.push(.uncorkRequested)
+    }
+}
+
+func controlContextStateCallback(_ context: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    Connection.from(userdata)?.controlContextStateChanged()
+}
+
+/// The notice pipe is readable: drain the ring (control loop thread).
+func noticeCallback(
+    _ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: OpaquePointer?, _ fd: Int32, _ flags: pa_io_event_flags_t,
+    _ userdata: UnsafeMutableRawPointer?
+) {
+    Connection.from(userdata)?.drainNotices()
+}
+
+/// Runs once on the mainloop thread: asks for SCHED_RR at the requested
+/// priority. Refusal (EPERM without privilege or rtkit) leaves the thread as
+/// it was; the result is reported in `GrantedStream.realtimePriority`.
+func raiseLoopThreadPriority(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let connection = Connection.from(userdata) else { return }
+    var param = sched_param()
+    param.sched_priority = connection.requestedPriority
+    let ok = pthread_setschedparam(pthread_self(), SCHED_RR, &param) == 0
+    connection.grantedPriority = ok ? connection.requestedPriority : 0
+    connection.mainloop?.signal()
+}
+
+/// Wakes waiters when a timer fires; userdata is the mainloop.
+func wakeCallback(
+    _ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: OpaquePointer?, _ tv: UnsafePointer<timeval>?,
+    _ userdata: UnsafeMutableRawPointer?
+) {
+    guard let userdata else { return }
+    PAMainloop(raw: OpaquePointer(userdata)).signal()
+}
+
+/// Wakes waiters when an operation completes; userdata is the mainloop.
+func operationDoneCallback(_ stream: OpaquePointer?, _ success: Int32, _ userdata: UnsafeMutableRawPointer?) {
+    guard let userdata else { return }
+    PAMainloop(raw: OpaquePointer(userdata)).signal()
+}
+
