@@ -11,7 +11,9 @@ extension AudioSessionPolicy {
             guard !isInForeground else { return }
             isInForeground = true
             // An interruption whose ended never came: a cork request is
-            // stale when no call that could hold it plays any more.
+            // stale when no call that could hold it plays any more. While a
+            // call plays, the foreground takes the audio back from it anyway
+            // (takeOver accepts the call, and its cork is not obeyed).
             if !isCallPlaying { corkRequests = 0 }
             if isActive && isConnected { takeOver(&pass) }
         case .gameSuspended(let renderAnyway):

@@ -81,7 +81,7 @@ extension AudioSessionPolicy {
     /// The interruption source in force now, if any, in priority order.
     var currentInterruptionSource: InterruptionSource? {
         guard isConnected && isActive else { return nil }
-        if corkRequests > 0 { return .serverCorkRequest }
+        if corkRequests > 0 && !overridesServerCork { return .serverCorkRequest }
         if others.values.contains(where: { $0.isCall && $0.isRunning && !acceptedCalls.contains($0.id) }) {
             return .phoneCall
         }

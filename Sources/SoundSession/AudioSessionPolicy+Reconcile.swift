@@ -31,6 +31,11 @@ extension AudioSessionPolicy {
         if backgroundMusicMuted != isBackgroundMusicMuted {
             outputs.append(.action(.fadeBackgroundMusicBuses(muted: backgroundMusicMuted)))
         }
+        // Playing against a server cork: module-role-cork muted our stream
+        // when it asked it to cork; that mute goes before the engine plays.
+        if isConnected && corkRequests > 0 && overridesServerCork && (pass.corkRequested || pass.takeOver) {
+            outputs.append(.action(.reclaimOwnStream))
+        }
         if engine != applied.engine, engine == .running { outputs.append(.action(.resumeEngine)) }
         applied.engine = engine
 
@@ -47,6 +52,7 @@ extension AudioSessionPolicy {
         case .lost: return .paused(.mediaServicesLost)
         case .connected: break
         }
+        if isOutputLost { return .paused(.mediaServicesLost) }
         if !isActive { return .paused(.sessionInactive) }
         if isInterrupted { return .paused(.interrupted) }
         if isStoppedInBackground { return .paused(.appInBackground) }

@@ -47,10 +47,25 @@ extension AudioSessionPolicy {
         case .corkRequested:
             guard isConnected else { return }
             corkRequests += 1
+            pass.corkRequested = true
         case .uncorkRequested:
             guard isConnected else { return }
             corkRequests = max(0, corkRequests - 1)
         case .ownStreamReplaced:
+            corkRequests = 0
+        case .ownStreamLost:
+            guard isConnected, !isOutputLost else { return }
+            isOutputLost = true
+            pass.lost = true
+            // The streams are created again (the backend still knows the
+            // selected devices; other apps' streams are untouched).
+            applied.streamProperties = nil
+            applied.captureOpen = false
+        case .ownStreamRestored:
+            guard isConnected, isOutputLost else { return }
+            isOutputLost = false
+            pass.reset = true
+            // Cork requests were addressed to the stream that died.
             corkRequests = 0
         case .inputMuteChanged(let id, let muted):
             guard isConnected, id.direction == .input, registry[id] != nil else { return }
@@ -67,9 +82,10 @@ extension AudioSessionPolicy {
     }
 
     private mutating func connect(_ snapshot: SystemSnapshot, _ pass: inout HandlingPass) {
-        pass.reset = connection == .lost
+        pass.reset = connection == .lost || isOutputLost
         pass.routeNotificationSuppressed = true
         connection = .connected
+        isOutputLost = false
         ownClient = snapshot.ownClient
         registry.removeAll()
         for endpoint in snapshot.endpoints { registry.insert(endpoint) }
@@ -97,7 +113,9 @@ extension AudioSessionPolicy {
     private mutating func loseConnection(_ pass: inout HandlingPass) {
         guard isConnected else { return }
         connection = .lost
-        pass.lost = true
+        // An output already lost was notified then: one lost, one reset.
+        pass.lost = !isOutputLost
+        isOutputLost = false
         pass.routeNotificationSuppressed = true
         pass.interruptionVoided = true
         registry.removeAll()

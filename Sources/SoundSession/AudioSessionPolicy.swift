@@ -53,6 +53,9 @@ package struct AudioSessionPolicy: Hashable, Sendable {
     // MARK: What the server told us
 
     var connection = Connection.notYetConnected
+    /// Our output stream is gone while the connection stays (``SystemEvent/ownStreamLost``):
+    /// media services lost, for the game, until ``SystemEvent/ownStreamRestored``.
+    public internal(set) var isOutputLost = false
     var ownClient: ClientID?
     var registry = EndpointRegistry()
     /// An output the user chose (default change: honoured when the category
@@ -227,4 +230,15 @@ extension AudioSessionPolicy {
     /// Whether the session silences other apps now: it claims the audio and
     /// is not stopped in the background.
     var holdsOthersSilent: Bool { claimsExclusiveAudio && !isStoppedInBackground }
+
+    /// Whether the session plays against the server's cork requests: the app
+    /// took the audio back in the foreground during a call and mixes with it
+    /// (seed 002, scenario 2: "whatever the category, while your app is in
+    /// the foreground the call's audio mixes with your app's"), and no call
+    /// it did not accept plays. module-role-cork corks music and video streams
+    /// while a `phone` stream plays; those requests are then not obeyed.
+    var overridesServerCork: Bool {
+        isInForeground && !acceptedCalls.isEmpty
+            && !others.values.contains { $0.isCall && $0.isRunning && !acceptedCalls.contains($0.id) }
+    }
 }

@@ -27,4 +27,6 @@ struct HandlingPass {
     var interruptionVoided = false
     var lost = false
     var reset = false
+    /// The server asked our stream to cork in this pass.
+    var corkRequested = false
 }

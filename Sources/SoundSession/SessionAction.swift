@@ -1,8 +1,8 @@
 /// Something the backend and mixer must do. Identities are plain values;
 /// performing an action is the engine's job.
 package enum SessionAction: Hashable, Sendable {
-    /// Create (or re-create) our streams with these properties, or update them
-    /// (`pa_stream_proplist_update`).
+    /// Create our playback stream with these properties (the first action
+    /// after a connection), or re-create our streams with new ones.
     case setStreamProperties(StreamProperties)
     /// Open the capture stream on the selected input (corked while the engine is paused).
     case openCaptureStream
@@ -31,4 +31,27 @@ package enum SessionAction: Hashable, Sendable {
     case pauseEngine(PauseReason)
     /// Uncork our streams and run the mixer.
     case resumeEngine
+    /// Unmute our own playback stream that the server muted with its cork
+    /// request, which the session does not obey (``ServerAction/reclaimOwnStream``).
+    case reclaimOwnStream
+}
+
+extension SessionAction {
+    /// The server's part of this action, `nil` for what the engine does itself
+    /// (pause, resume, the background-music fade).
+    package var serverAction: ServerAction? {
+        switch self {
+        case .setStreamProperties(let properties): .setStreamProperties(properties)
+        case .openCaptureStream: .openCaptureStream
+        case .closeCaptureStream: .closeCaptureStream
+        case .selectOutput(let id): .selectOutput(id)
+        case .selectInput(let id): .selectInput(id)
+        case .muteOtherStreams(let ids): .muteOtherStreams(ids)
+        case .unmuteOtherStreams(let ids): .unmuteOtherStreams(ids)
+        case .duckOtherStreams(let ids, let factor): .duckOtherStreams(ids, factor: factor)
+        case .unduckOtherStreams(let ids): .unduckOtherStreams(ids)
+        case .reclaimOwnStream: .reclaimOwnStream
+        case .fadeBackgroundMusicBuses, .pauseEngine, .resumeEngine: nil
+        }
+    }
 }

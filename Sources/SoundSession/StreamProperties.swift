@@ -14,13 +14,4 @@ package struct StreamProperties: Hashable, Sendable, Codable {
         self.mediaRole = mediaRole
         self.echoCancellation = echoCancellation
     }
-
-    /// The PulseAudio property list to set on both streams.
-    public var proplist: [String: String] {
-        var list = ["media.role": mediaRole.rawValue]
-        if echoCancellation {
-            list["filter.want"] = "echo-cancel"
-        }
-        return list
-    }
 }

@@ -35,6 +35,15 @@ package enum SystemEvent: Hashable, Sendable {
     /// The server never sends the matching uncork to a stream that is gone;
     /// if the cause still holds it sends the new stream a new cork request.
     case ownStreamReplaced
+    /// Our playback (or capture) stream failed while the connection stayed:
+    /// the server killed it (`pacmd kill-sink-input`, a destroyed PipeWire
+    /// node), it failed, or it stalled (no write request for several buffer
+    /// lengths while uncorked). The output is gone until
+    /// ``ownStreamRestored``: media services lost, for the game.
+    case ownStreamLost
+    /// Our streams were created again after ``ownStreamLost``: media
+    /// services reset. Cork requests addressed to the dead stream are void.
+    case ownStreamRestored
     /// A source was muted or unmuted (a laptop's mic-mute key mutes the
     /// PulseAudio source; `pa_source_info.mute`). After ``connected(_:)`` the
     /// backend reports each source that is already muted.

@@ -72,17 +72,56 @@ import Testing
         #expect(!policy.isInterrupted)
     }
 
-    @Test func theForegroundKeepsACorkWhileTheCallGoesOn() throws {
+    /// Seed 002, scenario 2, on a server with module-role-cork: "whatever the
+    /// category, while your app is in the foreground the call's audio mixes
+    /// with your app's". The server muted our music stream and asked it to
+    /// cork; back in the foreground the engine does not obey: it unmutes its
+    /// stream and resumes. Back to the call it pauses again; the call's end
+    /// is an ordinary ended.
+    @Test func theForegroundDuringACallPlaysAgainstTheServersCork() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback))
+        _ = policy.handle(.otherStreamChanged(Streams.call(1)))
+        _ = policy.handle(.corkRequested)
+        #expect(policy.isInterrupted)
+        _ = policy.handle(.appEnteredBackground)
+        var outputs = policy.handle(.appEnteredForeground)
+        #expect(outputs.interruptions == [.ended(shouldResume: true)])
+        let reclaim = outputs.index { $0 == .action(.reclaimOwnStream) }
+        let resume = outputs.index { $0 == .action(.resumeEngine) }
+        #expect(reclaim != nil && resume != nil && reclaim! < resume!, "unmuted before it plays: \(outputs)")
+        #expect(!policy.isInterrupted)
+        // role-cork mutes and asks again whenever it re-examines its streams:
+        // the mute is taken back again, the engine keeps playing.
+        outputs = policy.handle(.corkRequested)
+        #expect(outputs == [.action(.reclaimOwnStream)])
+        // Back to the call: the engine pauses again.
+        outputs = policy.handle(.appEnteredBackground)
+        #expect(outputs.interruptions.count == 1)
+        #expect(outputs.pausesEngine(.interrupted))
+        #expect(!outputs.actions.contains(.reclaimOwnStream))
+        // A cork request while in the background is obeyed (nothing to take back).
+        #expect(!policy.handle(.corkRequested).actions.contains(.reclaimOwnStream))
+        // The call's end voids its corks: the uncork may never come.
+        outputs = policy.handle(.otherStreamRemoved(1))
+        #expect(outputs.interruptions == [.ended(shouldResume: true)])
+        #expect(outputs.resumesEngine)
+        #expect(policy.handle(.uncorkRequested).interruptions.isEmpty)
+    }
+
+    /// A second call that starts while the game mixes with the first is not
+    /// accepted: it interrupts, and its cork is obeyed.
+    @Test func aNewCallInTheForegroundInterruptsAndItsCorkIsObeyed() throws {
         var policy = try AudioSessionPolicy.connected(.with(.playback))
         _ = policy.handle(.otherStreamChanged(Streams.call(1)))
         _ = policy.handle(.corkRequested)
         _ = policy.handle(.appEnteredBackground)
-        let outputs = policy.handle(.appEnteredForeground)
-        #expect(outputs.interruptions.isEmpty)
-        #expect(policy.isInterrupted, "the server corks music streams while a call plays")
-        // The call's end voids its cork: the uncork may never come.
-        #expect(policy.handle(.otherStreamRemoved(1)).interruptions == [.ended(shouldResume: true)])
-        #expect(policy.handle(.uncorkRequested).interruptions.isEmpty)
+        _ = policy.handle(.appEnteredForeground)
+        #expect(!policy.isInterrupted)
+        var outputs = policy.handle(.otherStreamChanged(Streams.call(2)))
+        #expect(outputs.interruptions == [.began(.serverCorkRequest)] || outputs.interruptions == [.began(.phoneCall)])
+        outputs = policy.handle(.corkRequested)
+        #expect(!outputs.actions.contains(.reclaimOwnStream))
+        #expect(policy.isInterrupted)
     }
 
     /// Every other source is read from the live stream list, so its end is

@@ -95,6 +95,62 @@ import Testing
         #expect(policy.outputType == .builtInReceiver)
     }
 
+    /// Our stream killed by the server (`pacmd kill-sink-input`), failed, or
+    /// stalled while the connection stays: media services lost for the game,
+    /// the streams re-created, other apps' streams and the session untouched;
+    /// reset once the new stream exists.
+    @Test func aLostOutputIsRecreatedAndReportedAsLostThenReset() throws {
+        let configuration = SessionConfiguration.with(.playAndRecord, mode: .voiceChat)
+        var policy = try AudioSessionPolicy.connected(configuration, streams: [Streams.music(1)])
+        #expect(policy.mutedStreams == [1])
+        var outputs = policy.handle(.ownStreamLost)
+        #expect(outputs == [
+            .notification(.mediaServicesWereLost),
+            .action(.pauseEngine(.mediaServicesLost)),
+            .action(.setStreamProperties(StreamProperties(mediaRole: .phone, echoCancellation: true))),
+            .action(.openCaptureStream),
+        ])
+        #expect(policy.mutedStreams == [1], "the music app is still muted by us: nothing is forgotten")
+        #expect(policy.engineState == .paused(.mediaServicesLost))
+        #expect(policy.handle(.ownStreamLost).isEmpty, "lost twice is lost once")
+        // Requests are taken meanwhile: the connection is there.
+        _ = try policy.handle(.overrideOutputAudioPort(.none))
+        outputs = policy.handle(.ownStreamRestored)
+        #expect(outputs == [.action(.resumeEngine), .notification(.mediaServicesWereReset)])
+        #expect(policy.handle(.ownStreamRestored).isEmpty)
+    }
+
+    /// A cork request was addressed to the stream that died; an interruption
+    /// by a call goes on across the outage.
+    @Test func aLostOutputKeepsACallsInterruptionAndVoidsItsCork() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback))
+        _ = policy.handle(.otherStreamChanged(Streams.call(1)))
+        _ = policy.handle(.corkRequested)
+        var outputs = policy.handle(.ownStreamLost)
+        #expect(outputs.interruptions.isEmpty)
+        #expect(policy.isInterrupted)
+        outputs = policy.handle(.ownStreamRestored)
+        #expect(
+            outputs == [.action(.pauseEngine(.interrupted)), .notification(.mediaServicesWereReset)],
+            "still interrupted by the call, the pause's reason says so: \(outputs)")
+        #expect(policy.engineState == .paused(.interrupted))
+        outputs = policy.handle(.otherStreamRemoved(1))
+        #expect(outputs.interruptions == [.ended(shouldResume: true)])
+        #expect(outputs.resumesEngine)
+    }
+
+    /// Escalation: the output could not be re-created and the backend
+    /// reconnects. The game hears one lost and one reset.
+    @Test func aLostOutputThatEscalatesToAReconnectIsOneLostOneReset() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.ambient))
+        #expect(policy.handle(.ownStreamLost).notifications == [.mediaServicesWereLost])
+        #expect(policy.handle(.connectionLost).notifications.isEmpty)
+        let outputs = policy.handle(.connected(SystemSnapshot(endpoints: Endpoints.phone)))
+        #expect(outputs.notifications.filter { $0 == .mediaServicesWereReset }.count == 1)
+        #expect(outputs.resumesEngine)
+        #expect(!policy.isOutputLost)
+    }
+
     @Test func theFirstConnectionIsNotAReset() throws {
         var policy = try AudioSessionPolicy()
         let outputs = policy.handle(.connected(SystemSnapshot(endpoints: Endpoints.phone)))

@@ -107,11 +107,11 @@ import Testing
         #expect(configuration.description.contains("playAndRecord"))
     }
 
-    @Test func streamPropertiesBecomeAPropertyList() {
+    @Test func voiceModesWantEchoCancellationWithThePhoneRole() {
         let voice = SessionConfiguration(category: .playAndRecord, mode: .voiceChat).streamProperties
-        #expect(voice.proplist == ["media.role": "phone", "filter.want": "echo-cancel"])
+        #expect(voice == StreamProperties(mediaRole: .phone, echoCancellation: true))
         let game = SessionConfiguration(category: .ambient).streamProperties
-        #expect(game.proplist == ["media.role": "game"])
+        #expect(game == StreamProperties(mediaRole: .game, echoCancellation: false))
     }
 
     @Test func interruptionValuesMirrorTheUserInfo() {
