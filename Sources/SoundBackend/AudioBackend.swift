@@ -1,32 +1,36 @@
 package import SoundCore
 package import SoundSession
 
-/// The contract between the engine and a sound server: connect, open one
-/// playback stream that pulls audio from a ``RenderEntry``, pause/resume it,
-/// report what happens on the server as ``SystemEvent``s, perform the
-/// server-side ``SessionAction``s of the session policy, reconnect after the
-/// server went away, close.
+/// The contract between the engine and a sound server: connect, report what
+/// happens on the server as ``SystemEvent``s, perform the session policy's
+/// ``ServerAction``s — the first of which creates the playback stream that
+/// pulls audio from a ``RenderEntry`` — pause and resume that stream,
+/// reconnect after the server went away, close.
 ///
 /// Two implementations: `PulseAudioBackend` (a real server) and
 /// ``OfflineBackend`` (no server; a manual clock pulls the render function, for
 /// tests and offline rendering).
 ///
-/// Threading: every method is called from control threads (the game's, the
-/// engine's), never from the render thread or from inside an event handler.
-/// The render entry is called on the backend's real-time thread; the event
-/// handler is called on the backend's own thread and must return quickly
-/// without calling back into the backend.
+/// Threading: every method is called from control threads (the engine's
+/// session thread, a game thread for the getters), never from the render
+/// thread or from inside an event handler. The getters never wait on the
+/// server. The render entry is called on the backend's real-time thread; the
+/// event handler is called on the backend's own thread and must return
+/// quickly without calling back into the backend.
 package protocol AudioBackend: AnyObject, Sendable {
-    /// Connects to the server and creates the playback stream, paused.
+    /// Connects to the server. No stream exists yet: the session policy's
+    /// first action, ``ServerAction/setStreamProperties(_:)``, creates it, so
+    /// start-up, a category change and a recovery take one path.
     ///
     /// After `open` returns, the backend reports server facts through
     /// `events` (coalesced: one physical change, one fact). When the
     /// connection is lost it reports ``SystemEvent/connectionLost``, then
     /// reconnects by itself with back-off until ``close()``, and reports
-    /// ``BackendEvent/reconnected(_:)`` with the new grant.
+    /// ``BackendEvent/reconnected(_:)``; the engine then creates its streams
+    /// again. When our stream alone is lost (killed, failed, stalled) it
+    /// reports ``BackendEvent/streamFailed(_:)``.
     ///
-    /// - Returns: what the server granted (format, buffer sizes, server name)
-    ///   and a ``SystemSnapshot`` of what the server has.
+    /// - Returns: what the server is and a ``SystemSnapshot`` of what it has.
     /// - Throws: `deviceNotReady` naming the address tried when no server
     ///   answers within ``BackendConfiguration/connectTimeout``;
     ///   `alreadyInitialized` if already open. On failure nothing is left
@@ -35,7 +39,20 @@ package protocol AudioBackend: AnyObject, Sendable {
         _ configuration: BackendConfiguration,
         render: RenderEntry,
         events: @escaping BackendEventHandler
-    ) throws(SoundEngineError) -> GrantedStream
+    ) throws(SoundEngineError) -> ServerDescription
+
+    /// Performs a server-side action of the session policy.
+    /// ``ServerAction/setStreamProperties(_:)`` creates the playback stream
+    /// (corked) the first time and re-creates it (and an open capture
+    /// stream) with new properties, or after it was lost.
+    ///
+    /// - Throws: `deviceNotReady`/`mediaServicesFailed` when the server is
+    ///   away; `fail` naming what the server refused.
+    func perform(_ action: ServerAction) throws(SoundEngineError)
+
+    /// The playback stream as the server granted it (format, buffer sizes,
+    /// device), `nil` while there is none. Never waits on the server.
+    var grantedStream: GrantedStream? { get }
 
     /// Pauses (`true`, the stream is corked: the render entry stops being
     /// called, and what is buffered and not yet heard is dropped) or resumes
@@ -48,18 +65,11 @@ package protocol AudioBackend: AnyObject, Sendable {
     /// fade-out and a cork, a move or a disconnect, so the cut falls in silence.
     func waitUntilPlayed(extraFrames: Int, timeout: Duration)
 
-    /// Performs a server-side action of the session policy:
-    /// ``SessionAction/selectOutput(_:)``, ``SessionAction/selectInput(_:)``,
-    /// ``SessionAction/muteOtherStreams(_:)``, ``SessionAction/unmuteOtherStreams(_:)``,
-    /// ``SessionAction/duckOtherStreams(_:factor:)``, ``SessionAction/unduckOtherStreams(_:)``,
-    /// ``SessionAction/openCaptureStream``, ``SessionAction/closeCaptureStream``
-    /// and ``SessionAction/setStreamProperties(_:)`` (re-creates the streams
-    /// with the new properties, corked). Other actions are the engine's and
-    /// are refused with `invalidParameter`.
-    ///
-    /// - Throws: `deviceNotReady`/`mediaServicesFailed` when the server is
-    ///   away; `fail` naming what the server refused.
-    func perform(_ action: SessionAction) throws(SoundEngineError)
+    /// Drops the connection and reconnects with back-off, as after a lost
+    /// server (reported as ``SystemEvent/connectionLost``, then
+    /// ``BackendEvent/reconnected(_:)``): what the engine does when its
+    /// stream cannot be created again on the connection it has.
+    func reconnect()
 
     /// Reads captured input (interleaved float32 frames of
     /// ``BackendConfiguration/captureChannels`` channels at the stream rate) into `buffer`; returns the frames
@@ -71,11 +81,12 @@ package protocol AudioBackend: AnyObject, Sendable {
     /// thread. Safe to call twice or when never opened.
     func close()
 
-    /// Counters since `open`, readable at any time from any control thread.
+    /// Counters since `open`, readable at any time from any thread; never waits on the server.
     var statistics: BackendStatistics { get }
 
     /// How long a frame rendered now takes to be heard (our buffer plus the
     /// device's), as the server reports it; `nil` when unknown or not open.
+    /// Never waits on the server.
     var outputLatency: Duration? { get }
 }
 

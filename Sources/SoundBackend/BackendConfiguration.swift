@@ -1,4 +1,5 @@
 package import SoundCore
+package import SoundSession
 
 /// What the engine asks of a backend when it opens the output.
 package struct BackendConfiguration: Sendable, Hashable {
@@ -15,8 +16,17 @@ package struct BackendConfiguration: Sendable, Hashable {
     public var format: StreamFormat
     /// Requested buffering.
     public var latency: LatencyRequest
-    /// Stream properties (`media.role`, `filter.want`, …) set at creation.
-    public var streamProperties: [String: String]
+    /// What the policy chose for our streams (role, echo cancellation); the
+    /// first ``ServerAction/setStreamProperties(_:)`` replaces it, and
+    /// reconnects and recoveries re-create the streams with the latest.
+    package var streamProperties: StreamProperties
+    /// Where the engine records what it changes on other applications'
+    /// streams before it changes them, so a crash can be repaired (docs/pulseaudio.md,
+    /// "Nothing left behind"): `nil` for the default, `$XDG_RUNTIME_DIR/soundengine`.
+    package var journalDirectory: String?
+    /// Whether a guardian process is started (with the first change to
+    /// another application's stream) that repairs them when the game dies.
+    package var guardianProcess: Bool = true
     /// How long `open` waits for the server before failing with `deviceNotReady`.
     public var connectTimeout: Duration
     /// `SCHED_RR` priority for the backend's real-time thread, or `nil` to
@@ -39,7 +49,7 @@ package struct BackendConfiguration: Sendable, Hashable {
         streamName: String = "SoundEngine",
         format: StreamFormat = StreamFormat(sampleRate: 48_000, channelCount: 2, sampleFormat: .float32),
         latency: LatencyRequest = .default,
-        streamProperties: [String: String] = [:],
+        streamProperties: StreamProperties = StreamProperties(mediaRole: .game, echoCancellation: false),
         connectTimeout: Duration = .seconds(3),
         realtimePriority: Int32? = nil
     ) {

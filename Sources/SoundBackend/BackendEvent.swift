@@ -9,15 +9,23 @@ package enum BackendEvent: Sendable, Hashable {
     /// connection made again after a loss arrives as ``reconnected(_:)``,
     /// not as ``SystemEvent/connected(_:)``.
     case system(SystemEvent)
-    /// The backend reconnected by itself after ``SystemEvent/connectionLost``:
-    /// a new playback stream exists, corked, with this grant (its
-    /// ``GrantedStream/snapshot`` is what the server has now).
-    case reconnected(GrantedStream)
+    /// The backend reconnected by itself after ``SystemEvent/connectionLost``
+    /// (its ``ServerDescription/snapshot`` is what the server has now). No
+    /// stream exists yet: the policy's actions create it again.
+    case reconnected(ServerDescription)
     /// The server ran out of our audio (`pa_stream_set_underflow_callback`).
     case underflow
+    /// Something the engine should log as a warning: the backend could not
+    /// do something that is not the game's concern (a journal it could not
+    /// write, a guardian it could not start).
+    case warning(String)
     /// The device under our stream was suspended (`true`) or resumed.
     case deviceSuspended(Bool)
-    /// The playback or capture stream failed while the connection stayed up (reason).
+    /// Our playback or capture stream is gone while the connection stayed up:
+    /// the server killed it, it failed, or it stalled (no write request for
+    /// several buffer lengths while uncorked). The reason, in words. The
+    /// stream is not re-created by the backend: the engine does it, through
+    /// ``ServerAction/setStreamProperties(_:)``.
     case streamFailed(String)
 }
 

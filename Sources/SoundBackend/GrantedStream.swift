@@ -1,6 +1,26 @@
 public import SoundCore
 package import SoundSession
 
+/// What the server is, as the backend found it when it connected.
+package struct ServerDescription: Sendable, Hashable {
+    /// Server product string, e.g. "pulseaudio" or "PulseAudio (on PipeWire 0.3.65)".
+    package var serverName: String
+    /// Server version string.
+    package var serverVersion: String
+    /// What the server has: devices, defaults, other clients' streams, our client index.
+    package var snapshot: SystemSnapshot
+    /// Whether `filter.want=echo-cancel` is honoured (see ``GrantedStream/echoCancellationAvailable``).
+    package var echoCancellationAvailable: Bool
+
+    /// Describes a server.
+    package init(serverName: String, serverVersion: String, snapshot: SystemSnapshot, echoCancellationAvailable: Bool = false) {
+        self.serverName = serverName
+        self.serverVersion = serverVersion
+        self.snapshot = snapshot
+        self.echoCancellationAvailable = echoCancellationAvailable
+    }
+}
+
 /// What the server actually granted when the stream was created.
 public struct GrantedStream: Sendable, Hashable, Codable {
     /// The format the render entry must produce.
@@ -39,6 +59,17 @@ public struct GrantedStream: Sendable, Hashable, Codable {
         self.serverVersion = serverVersion
         self.deviceName = deviceName
         self.realtimePriority = realtimePriority
+    }
+
+    /// Describes the stream the server granted on `server`.
+    package init(
+        server: ServerDescription, format: StreamFormat, buffer: BufferAttributes, deviceName: String,
+        realtimePriority: Int32? = nil
+    ) {
+        self.init(
+            format: format, buffer: buffer, serverName: server.serverName, serverVersion: server.serverVersion,
+            deviceName: deviceName, realtimePriority: realtimePriority, snapshot: server.snapshot,
+            echoCancellationAvailable: server.echoCancellationAvailable)
     }
 
     /// Whether the server is PipeWire's PulseAudio implementation (no cork requests, no filter modules).

@@ -7,7 +7,7 @@ import Synchronization
 /// thread and returns the audio. Deterministic; for tests and offline bounces.
 ///
 /// ``inject(_:)`` delivers a ``BackendEvent`` as if a server had sent it;
-/// ``performed`` lists the session actions the engine asked for. The server
+/// ``performed`` lists the server actions the engine asked for. The server
 /// it pretends to be has one output, a built-in speaker named `offline`,
 /// unless `snapshot` says otherwise: a fake of our own backend protocol for
 /// engine tests, never a stand-in for PulseAudio.
@@ -20,7 +20,10 @@ public final class OfflineBackend: AudioBackend {
         var events: BackendEventHandler?
         var paused = true
         var statistics = BackendStatistics()
-        var performed: [SessionAction] = []
+        var performed: [ServerAction] = []
+        /// The playback stream, once the first setStreamProperties created it.
+        var stream: GrantedStream?
+        var reconnects = 0
     }
 
     private let state = ControlLock(State())
@@ -48,19 +51,28 @@ public final class OfflineBackend: AudioBackend {
         defaultOutput: EndpointID(.output, device: "offline"))
 
     /// The server-side actions performed since `open`, in order.
-    package var performed: [SessionAction] { state.withLock { $0.performed } }
+    package var performed: [ServerAction] { state.withLock { $0.performed } }
 
-    package func perform(_ action: SessionAction) throws(SoundEngineError) {
+    /// The first ``ServerAction/setStreamProperties(_:)`` creates the stream
+    /// (paused), as on a real server; the rest is recorded.
+    package func perform(_ action: ServerAction) throws(SoundEngineError) {
         try state.withLock { s throws(SoundEngineError) in
-            guard s.configuration != nil else { throw .deviceNotReady("the offline backend is not open") }
-            switch action {
-            case .pauseEngine, .resumeEngine, .fadeBackgroundMusicBuses:
-                throw .invalidParameter("\(action) is the engine's to perform, not the backend's")
-            default:
-                s.performed.append(action)
+            guard let configuration = s.configuration else { throw .deviceNotReady("the offline backend is not open") }
+            s.performed.append(action)
+            if case .setStreamProperties = action {
+                s.paused = true
+                s.stream = grant(configuration)
             }
         }
     }
+
+    package var grantedStream: GrantedStream? { state.withLock { $0.stream } }
+
+    /// Counts the request (a manual clock has no connection to drop).
+    package func reconnect() { state.withLock { $0.reconnects += 1 } }
+
+    /// How often the engine asked to reconnect.
+    package var reconnectRequests: Int { state.withLock { $0.reconnects } }
 
     /// Always 0: there is no microphone.
     package func readCapture(into buffer: UnsafeMutableBufferPointer<Float>) -> Int { 0 }
@@ -69,7 +81,7 @@ public final class OfflineBackend: AudioBackend {
         _ configuration: BackendConfiguration,
         render: RenderEntry,
         events: @escaping BackendEventHandler
-    ) throws(SoundEngineError) -> GrantedStream {
+    ) throws(SoundEngineError) -> ServerDescription {
         try state.withLock { s throws(SoundEngineError) in
             guard s.configuration == nil else { throw .alreadyInitialized }
             s.configuration = configuration
@@ -78,20 +90,31 @@ public final class OfflineBackend: AudioBackend {
             s.paused = true
             s.statistics = BackendStatistics()
             s.performed = []
+            s.stream = nil
         }
-        let format = grantedFormatOverride ?? configuration.format
+        return server
+    }
+
+    private var server: ServerDescription {
+        ServerDescription(serverName: "offline", serverVersion: "1", snapshot: snapshot)
+    }
+
+    /// The stream `open`'s configuration asks for, in the granted format.
+    private func grant(_ configuration: BackendConfiguration) -> GrantedStream {
         let latency = configuration.latency
         return GrantedStream(
-            format: format,
+            server: server, format: grantedFormatOverride ?? configuration.format,
             buffer: BufferAttributes(
                 maxLength: latency.targetFrames * 4, targetLength: latency.targetFrames,
                 prebuffer: latency.targetFrames - latency.requestFrames, minimumRequest: latency.requestFrames),
-            serverName: "offline", serverVersion: "1", deviceName: "offline", snapshot: snapshot)
+            deviceName: "offline")
     }
 
     package func setPaused(_ paused: Bool) throws(SoundEngineError) {
         try state.withLock { s throws(SoundEngineError) in
-            guard s.configuration != nil else { throw .deviceNotReady("the offline backend is not open") }
+            guard s.configuration != nil, s.stream != nil else {
+                throw .deviceNotReady("the offline backend has no stream open")
+            }
             s.paused = paused
         }
     }
@@ -102,6 +125,7 @@ public final class OfflineBackend: AudioBackend {
             s.render = nil
             s.events = nil
             s.paused = true
+            s.stream = nil
         }
     }
 

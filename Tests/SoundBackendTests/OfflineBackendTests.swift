@@ -1,5 +1,6 @@
 import SoundBackend
 import SoundCore
+import SoundSession
 import Testing
 
 /// `OfflineBackend` against the `AudioBackend` contract, plus its manual clock.
@@ -10,9 +11,20 @@ import Testing
         _ backend: OfflineBackend, _ source: RampSource, _ configuration: BackendConfiguration = .test(),
         events: EventRecorder = EventRecorder()
     ) throws -> GrantedStream {
-        let granted = try backend.open(configuration, render: source.entry, events: events.handler)
+        let granted = try openStream(backend, source, configuration, events: events)
         try backend.setPaused(false)
         return granted
+    }
+
+    /// Opens `backend` and creates its stream, as the engine's first session action does.
+    @discardableResult
+    private func openStream(
+        _ backend: some AudioBackend, _ source: RampSource, _ configuration: BackendConfiguration = .test(),
+        events: EventRecorder = EventRecorder()
+    ) throws -> GrantedStream {
+        _ = try backend.open(configuration, render: source.entry, events: events.handler)
+        try backend.perform(.setStreamProperties(configuration.streamProperties))
+        return try #require(backend.grantedStream)
     }
 
     @Test(arguments: [
@@ -21,8 +33,7 @@ import Testing
     ], [LatencyRequest.default, .low, LatencyRequest(targetFrames: 4096, requestFrames: 1024)])
     func openGrantsWhatWasAsked(format: StreamFormat, latency: LatencyRequest) throws {
         let backend = OfflineBackend()
-        let granted = try backend.open(
-            .test(format, latency: latency), render: RampSource(format).entry, events: EventRecorder().handler)
+        let granted = try openStream(backend, RampSource(format), .test(format, latency: latency))
         #expect(granted.format == format)
         #expect(granted.buffer.targetLength == latency.targetFrames)
         #expect(granted.buffer.minimumRequest == latency.requestFrames)
@@ -40,11 +51,16 @@ import Testing
         #expect(backend.render(frames: 100) == source.expectedBytes(0..<200))
     }
 
-    /// The contract: open creates the stream paused.
-    @Test func openedStreamIsPausedUntilResumed() throws {
+    /// The contract: open connects without a stream; the first
+    /// setStreamProperties creates it, paused.
+    @Test func theFirstActionCreatesTheStreamPaused() throws {
         let backend = OfflineBackend()
         let source = RampSource(.stereoFloat)
         _ = try backend.open(.test(), render: source.entry, events: EventRecorder().handler)
+        #expect(backend.grantedStream == nil)
+        #expect(throws: SoundEngineError.self) { try backend.setPaused(false) }
+        try backend.perform(.setStreamProperties(StreamProperties(mediaRole: .game, echoCancellation: false)))
+        #expect(backend.grantedStream?.deviceName == "offline")
         #expect(backend.isPaused)
         #expect(backend.render(frames: 256) == nil)
         #expect(source.calls.isEmpty)
@@ -89,6 +105,7 @@ import Testing
             let backend = OfflineBackend(grantedFormat: int16)
             let source = RampSource(int16)
             _ = try? backend.open(.test(), render: source.entry, events: EventRecorder().handler)
+            try? backend.perform(.setStreamProperties(StreamProperties(mediaRole: .game, echoCancellation: false)))
             try? backend.setPaused(false)
             withExtendedLifetime(source) { _ = backend.renderFloat(frames: 4) }
         }
@@ -172,7 +189,7 @@ import Testing
         backend.close()
         let mono = StreamFormat(sampleRate: 48_000, channelCount: 1, sampleFormat: .float32)
         let source = RampSource(mono)
-        #expect(try backend.open(.test(mono), render: source.entry, events: EventRecorder().handler).format == mono)
+        #expect(try openStream(backend, source, .test(mono)).format == mono)
         #expect(backend.isPaused)
         #expect(backend.statistics == BackendStatistics())
         try backend.setPaused(false)
@@ -210,7 +227,7 @@ import Testing
         let offline = OfflineBackend()
         let backend: any AudioBackend = offline
         let source = RampSource(.stereoFloat)
-        _ = try backend.open(.test(), render: source.entry, events: EventRecorder().handler)
+        try openStream(backend, source)
         try backend.setPaused(false)
         _ = offline.render(frames: 5)
         #expect(backend.statistics.framesRendered == 5)

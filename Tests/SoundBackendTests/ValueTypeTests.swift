@@ -13,7 +13,7 @@ import Testing
         #expect(configuration.streamName == "SoundEngine")
         #expect(configuration.format == StreamFormat(sampleRate: 48_000, channelCount: 2, sampleFormat: .float32))
         #expect(configuration.latency == .default)
-        #expect(configuration.streamProperties.isEmpty)
+        #expect(configuration.streamProperties == StreamProperties(mediaRole: .game, echoCancellation: false))
         #expect(configuration.connectTimeout == .seconds(3))
         #expect(configuration.realtimePriority == nil)
     }
@@ -32,7 +32,9 @@ import Testing
         with { $0.streamName = "Music" }
         with { $0.format.sampleRate = 44_100 }
         with { $0.latency = .low }
-        with { $0.streamProperties = ["media.role": "game"] }
+        with { $0.streamProperties = StreamProperties(mediaRole: .music, echoCancellation: false) }
+        with { $0.journalDirectory = "/tmp/journals" }
+        with { $0.guardianProcess = false }
         with { $0.connectTimeout = .milliseconds(500) }
         with { $0.realtimePriority = 5 }
         #expect(Set(changed + [base]).count == changed.count + 1)
