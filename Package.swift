@@ -43,13 +43,16 @@ let package = Package(
         // the configuration's (-c release), and the instruction sets are
         // per-function `target` attributes.
         .target(name: "CMixKernels"),
+        // The guardian process's way in: a constructor that hands a re-run of
+        // the game's executable to the guardian before main (docs/pulseaudio.md).
+        .target(name: "CGuardianHook"),
         .target(name: "SoundMixer", dependencies: ["SoundCore", "CMixKernels"], swiftSettings: strict),
         .target(name: "SoundDecoding", dependencies: ["SoundCore", "CSndFile"], swiftSettings: strict),
         .target(name: "SoundBackend", dependencies: ["SoundCore", "SoundSession"], swiftSettings: strict),
         .target(name: "SoundContent", dependencies: ["SoundCore"], swiftSettings: strict),
         .target(
             name: "PulseAudioBackend",
-            dependencies: ["SoundBackend", "SoundSession", "SoundCore", "CPulseAudio"],
+            dependencies: ["SoundBackend", "SoundSession", "SoundCore", "CPulseAudio", "CGuardianHook"],
             swiftSettings: strict
         ),
         .target(

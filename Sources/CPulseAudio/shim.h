@@ -2,4 +2,5 @@
 #ifndef SOUNDENGINE_CPULSEAUDIO_SHIM_H
 #define SOUNDENGINE_CPULSEAUDIO_SHIM_H
 #include <pulse/pulseaudio.h>
+#include <pulse/ext-stream-restore.h>
 #endif

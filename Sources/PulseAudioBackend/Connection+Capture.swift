@@ -15,10 +15,7 @@ extension Connection {
         let format = StreamFormat(
             sampleRate: configuration.format.sampleRate, channelCount: configuration.captureChannels,
             sampleFormat: .float32)
-        var props = configuration.streamProperties
-        props["media.name"] = "\(configuration.applicationName) input"
-        props["application.name"] = configuration.applicationName
-        let proplist = PAProplist.make(props)
+        let proplist = PAProplist.make(configuration.captureProplist)
         defer { proplist.free() }
         guard let s = PAStream.make(context: ctx, name: "input", format: format, properties: proplist) else {
             throw .invalidParameter("PulseAudio refused a \(format) record stream: \(ctx.lastError)")

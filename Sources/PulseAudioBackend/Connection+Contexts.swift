@@ -61,18 +61,7 @@ extension Connection {
     func connectContextOnce(
         _ loop: PAMainloop, deadline: ContinuousClock.Instant, stateCallback: PAContext.NotifyCallback
     ) throws(SoundEngineError) -> PAContext {
-        var props = ["application.name": configuration.applicationName,
-                     "application.process.binary": ProcessInfo.processInfo.processName]
-        if let id = configuration.applicationID { props["application.id"] = id }
-        // Our audio reaches the server through the socket, not shared memory.
-        // PulseAudio 16 aborts (memblock.c, memblock_replace_import) when the
-        // main thread frees a disconnecting client's imported blocks while its
-        // I/O thread drops the last of them: a game that terminates or swaps
-        // its stream often would take every application's sound down with
-        // the server. Copying 384 kB/s through the socket costs nothing a
-        // game notices. docs/pulseaudio.md, "No shared memory".
-        props[PA_PROP_CONTEXT_FORCE_DISABLE_SHM] = "yes"
-        let proplist = PAProplist.make(props)
+        let proplist = PAProplist.make(configuration.contextProplist)
         defer { proplist.free() }
         guard let ctx = PAContext.make(mainloop: loop, name: configuration.applicationName, properties: proplist) else {
             throw .insufficientMemory("libpulse could not create a context")
@@ -91,62 +80,53 @@ extension Connection {
         return ctx
     }
 
-    func queryServer(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
-        guard let ctx = context, let op = ctx.getServerInfo(serverInfoCallback, userdata) else {
+    /// The server's name, version and instance cookie. Lock held.
+    func queryServer(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) -> PAServerInfo {
+        guard let ctx = context else { throw .fail("internal: no context") }
+        var info: PAServerInfo?
+        var ended = false
+        let request = PAListRequest<PAServerInfo>(onItem: { info = $0 }, onEnd: { _ in
+            ended = true
+            loop.signal()
+        })
+        guard let op = ctx.getServerInfo(request) else {
             throw .deviceNotReady("PulseAudio at \(addressTried) refused the server-info request")
         }
         defer { op.unref() }
-        _ = waitLocked(loop, deadline: deadline) { !op.isRunning || !ctx.isGood }
-        guard serverInfo != nil else {
+        _ = waitLocked(loop, deadline: deadline) { ended || !ctx.isGood }
+        if !ended { op.cancel() }
+        guard let info else {
             throw .deviceNotReady("PulseAudio at \(addressTried) did not describe itself: \(ctx.lastError)")
         }
+        return info
     }
 
-    /// Starts the server model on the control context; `ownClient` is the
-    /// playback context's client, whose streams are ours. Control lock held.
+    /// Repairs what the journals hold, then starts the server model on the
+    /// control context; `ownClient` is the playback context's client, whose
+    /// streams are ours. Control lock held.
     func startModel(
-        _ control: PAMainloop, _ ctx: PAContext, ownClient: UInt32, deadline: ContinuousClock.Instant
-    ) throws(SoundEngineError) {
+        _ control: PAMainloop, _ ctx: PAContext, ownClient: UInt32, server: PAServerInfo, deadline: ContinuousClock.Instant
+    ) throws(SoundEngineError) -> ServerModel {
+        let runner = RequestRunner(context: ctx, mainloop: control) { [unowned self] deadline, done in
+            waitLocked(control, deadline: deadline, done)
+        }
+        // What this engine held before the connection was lost, and what
+        // crashed engines left behind, is given back before the model looks
+        // at the server: the snapshot must show the streams as their owners
+        // left them, or our old mute would pass for the user's.
+        holds.repair(using: runner, on: server, deadline: deadline)
         let model = ServerModel(
-            context: ctx, mainloop: control,
-            wait: { [unowned self] deadline, done in waitLocked(control, deadline: deadline, done) },
+            requests: runner, server: server, holds: holds, ownRestoreKey: configuration.ownRestoreKey,
             emit: { [events] event in events(.system(event)) })
         self.model = model
         snapshot = try model.start(ownClient: ownClient, deadline: deadline)
+        return model
     }
 
-    /// Runs `body` on the server model with the control lock held; `nil`
-    /// when there is none. Never from the control loop thread.
-    func withModel<T>(_ body: (ServerModel) -> T) -> T? {
-        guard let control = controlLoop else { return nil }
-        return control.withLock { model.map(body) }
-    }
-
-    /// Waits, with the mainloop lock held, until `done()` or the deadline.
-    /// A one-shot timer wakes the wait at the deadline, so this never hangs.
-    /// Returns whether `done()` became true.
+    /// Waits, with the mainloop lock held, until `done()` or the deadline
+    /// (``PAMainloop/waitLocked(timers:deadline:_:)`` with the loop's context).
     func waitLocked(_ loop: PAMainloop, deadline: ContinuousClock.Instant, _ done: () -> Bool) -> Bool {
-        if done() { return true }
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        guard remaining > .zero, let ctx = context(of: loop) else { return false }
-        // A one-shot timer wakes the wait at the deadline. It may fire a
-        // little early (libpulse's clock and ours round differently): then it
-        // is armed again for what is left, so the wait is always bounded.
-        func micros(_ d: Duration) -> UInt64 {
-            UInt64(max(0, d.components.seconds)) * 1_000_000 + UInt64(max(0, d.components.attoseconds) / 1_000_000_000_000) + 1
-        }
-        var timer = ctx.timer(after: micros(remaining), wakeCallback, UnsafeMutableRawPointer(loop.raw))
-        defer { if let timer { PAContext.freeTimer(timer, mainloop: loop) } }
-        while !done() {
-            let now = ContinuousClock.now
-            if now >= deadline { return false }
-            if timer == nil { return false }  // no timer: never wait unbounded
-            loop.wait()
-            if !done(), ContinuousClock.now < deadline, let spent = timer {
-                PAContext.freeTimer(spent, mainloop: loop)
-                timer = ctx.timer(after: micros(ContinuousClock.now.duration(to: deadline)), wakeCallback, UnsafeMutableRawPointer(loop.raw))
-            }
-        }
-        return true
+        guard let ctx = context(of: loop) else { return done() }
+        return loop.waitLocked(timers: ctx, deadline: deadline, done)
     }
 }

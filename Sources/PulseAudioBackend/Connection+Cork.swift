@@ -57,7 +57,7 @@ extension Connection {
             guard confirmed, ctx.isReady else {
                 throw .deviceNotReady("PulseAudio at \(addressTried) did not confirm the \(corked ? "cork" : "uncork")")
             }
-            corkedNow.store(corked, ordering: .releasing)
+            status.pointee.corked.store(corked, ordering: .releasing)  // releasing: pairs with the getters
         }
     }
 

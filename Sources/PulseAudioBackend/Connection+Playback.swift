@@ -5,41 +5,46 @@ import SoundCore
 import SoundSession
 import Synchronization
 
-/// The playback stream: opening, the grant, closing and re-creating it.
+/// The playback stream: creating it (the session policy's first action),
+/// re-creating it with new properties or after it was lost, the grant, closing it.
 extension Connection {
-    func connectStream(_ loop: PAMainloop, deadline: ContinuousClock.Instant) throws(SoundEngineError) -> GrantedStream {
-        try openPlayback(loop, deadline: deadline, device: nil)
-        established.store(true, ordering: .releasing)
-        if let priority = configuration.realtimePriority {
-            requestedPriority = priority
-            loop.once(raiseLoopThreadPriority, userdata)
-            _ = waitLocked(loop, deadline: deadline) { grantedPriority != nil }
+    /// Creates our streams with `properties`, or re-creates them (playback
+    /// and, if open, capture), corked, on the output selected last (the
+    /// server's default if that device is gone). Lock held.
+    func setStreamProperties(_ properties: StreamProperties, _ loop: PAMainloop) throws(SoundEngineError) {
+        configuration.streamProperties = properties
+        let deadline = ContinuousClock.now.advanced(by: configuration.connectTimeout)
+        let hadCapture = capture != nil
+        closeCapture()
+        closePlayback()
+        do throws(SoundEngineError) {
+            try openPlayback(loop, deadline: deadline, device: withModel { $0.selectedOutput?.device } ?? nil)
+        } catch {
+            // The selected device may have gone meanwhile: let the server choose.
+            closePlayback()
+            try openPlayback(loop, deadline: deadline, device: nil)
         }
-        return try grant()
+        if hadCapture { try openCapture(loop, deadline: deadline) }
     }
 
     /// What the server granted for the current playback stream. Lock held.
-    func grant() throws(SoundEngineError) -> GrantedStream {
-        guard let s = stream, let granted = s.format, let buffer = s.bufferAttributes, let info = serverInfo else {
-            throw .deviceNotReady("PulseAudio at \(addressTried) did not open our playback stream")
-        }
+    func grant() -> GrantedStream? {
+        guard let s = stream, s.isReady, let granted = s.format, let buffer = s.bufferAttributes, let info = serverInfo
+        else { return nil }
+        let server = ServerDescription(
+            serverName: info.serverName, serverVersion: info.serverVersion, snapshot: snapshot,
+            echoCancellationAvailable: withModel { $0.echoCancellationAvailable } ?? false)
         return GrantedStream(
-            format: granted, buffer: buffer, serverName: info.serverName, serverVersion: info.serverVersion,
-            deviceName: s.deviceName, realtimePriority: grantedPriority.flatMap { $0 > 0 ? $0 : nil },
-            snapshot: snapshot, echoCancellationAvailable: withModel { $0.echoCancellationAvailable } ?? false)
+            server: server, format: granted, buffer: buffer, deviceName: s.deviceName,
+            realtimePriority: grantedPriority.flatMap { $0 > 0 ? $0 : nil })
     }
 
     /// Creates our playback stream, corked, on `device` (`nil`: where the
     /// server puts it), and waits until it is ready. Lock held.
-    func openPlayback(
-        _ loop: PAMainloop, deadline: ContinuousClock.Instant, device: String?
-    ) throws(SoundEngineError) {
+    func openPlayback(_ loop: PAMainloop, deadline: ContinuousClock.Instant, device: String?) throws(SoundEngineError) {
         guard let ctx = context else { throw .fail("internal: no context") }
         let format = configuration.format
-        var props = configuration.streamProperties
-        props["media.name"] = configuration.streamName
-        props["application.name"] = configuration.applicationName
-        let proplist = PAProplist.make(props)
+        let proplist = PAProplist.make(configuration.playbackProplist)
         defer { proplist.free() }
         guard let s = PAStream.make(context: ctx, name: configuration.streamName, format: format, properties: proplist) else {
             throw .invalidParameter("PulseAudio refused a \(format) playback stream: \(ctx.lastError)")
@@ -47,7 +52,7 @@ extension Connection {
         stream = s
         if renderState == nil {
             let state = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
-            state.initialize(to: RenderState(entry: render, bytesPerFrame: format.bytesPerFrame))
+            state.initialize(to: RenderState(entry: render, bytesPerFrame: format.bytesPerFrame, status: status))
             renderState = state
         }
         // A new stream starts corked (START_CORKED): nothing is rendered into it before the uncork.
@@ -65,42 +70,24 @@ extension Connection {
             throw .deviceNotReady("PulseAudio at \(addressTried) did not open our playback stream: \(ctx.lastError)")
         }
         _ = withModel { $0.ownPlaybackIndex = s.index }
-        corkedNow.store(true, ordering: .releasing)
-        streamIndexNow.store(s.index, ordering: .releasing)
-        streamOpen.store(true, ordering: .releasing)
+        // releasing (all three): pair with the getters' acquiring loads.
+        status.pointee.corked.store(true, ordering: .releasing)
+        status.pointee.streamIndex.store(s.index, ordering: .releasing)
+        status.pointee.streamGeneration.wrappingAdd(1, ordering: .releasing)
+        status.pointee.streamOpen.store(true, ordering: .releasing)
     }
 
     /// Disconnects and releases the playback stream (callbacks first, so
     /// none fires after). Lock held.
     func closePlayback() {
         guard let s = stream else { return }
-        streamOpen.store(false, ordering: .releasing)
-        streamIndexNow.store(paInvalidIndex, ordering: .releasing)
+        // releasing: pairs with the getters' acquiring loads.
+        status.pointee.streamOpen.store(false, ordering: .releasing)
+        status.pointee.streamIndex.store(paInvalidIndex, ordering: .releasing)
+        status.pointee.corked.store(true, ordering: .releasing)
         s.clearCallbacks()
         s.disconnect()
         s.unref()
         stream = nil
-    }
-
-    /// Re-creates the playback (and an open capture) stream with new
-    /// properties, corked, on the output selected last. Lock held.
-    func replaceStreams(_ properties: StreamProperties, _ loop: PAMainloop) throws(SoundEngineError) {
-        var props = configuration.streamProperties
-        props.removeValue(forKey: "media.role")
-        props.removeValue(forKey: "filter.want")
-        props.merge(properties.proplist) { _, new in new }
-        configuration.streamProperties = props
-        let deadline = ContinuousClock.now.advanced(by: configuration.connectTimeout)
-        let hadCapture = capture != nil
-        closeCapture()
-        closePlayback()
-        do throws(SoundEngineError) {
-            try openPlayback(loop, deadline: deadline, device: withModel { $0.selectedOutput?.device } ?? nil)
-        } catch {
-            // The selected device may have gone meanwhile: let the server choose.
-            closePlayback()
-            try openPlayback(loop, deadline: deadline, device: nil)
-        }
-        if hadCapture { try openCapture(loop, deadline: deadline) }
     }
 }

@@ -5,23 +5,31 @@ import SoundCore
 import SoundSession
 import Synchronization
 
-// MARK: - Connection (the control world, on the mainloop)
-
-/// One connection's worth of libpulse objects and the callbacks' state.
+/// One connection's worth of libpulse objects and the callbacks' state: the
+/// playback context (its loop thread renders) and the control context (the
+/// server model, the notices, the stall watchdog).
+///
+/// Threads: `connect` and `teardown` run unlocked on a control thread; the
+/// facets take the loop locks they need (lock order: the playback lock, then
+/// the control lock). Callbacks run on the loop threads with their lock held.
 final class Connection {
     /// What the streams are made with; `streamProperties` change with
-    /// `setStreamProperties` (mainloop lock).
+    /// `setStreamProperties` (playback lock).
     var configuration: BackendConfiguration
     let render: RenderEntry
     let events: BackendEventHandler
     let addressTried: String
     let captureRing: UnsafeMutablePointer<CaptureRing>
-    /// Called on the control loop thread once, when an established connection fails.
+    /// The backend's counters and published state (outlives the connection).
+    let status: UnsafeMutablePointer<BackendStatus>
+    /// What the engine changed on other applications' streams (outlives the connection).
+    let holds: HoldBook
+    /// Called on a loop thread once, when an established connection fails.
     let onLost: @Sendable () -> Void
     /// The record stream (record and playAndRecord) and its callback's state.
     var capture: PAStream?
     var captureState: UnsafeMutablePointer<CaptureState>?
-    /// Set when the established connection failed (mainloop lock, or atomically read).
+    /// Set when the established connection failed or was abandoned.
     let lost = Atomic<Bool>(false)
 
     /// The playback side: its loop thread renders (the write callback), so
@@ -35,50 +43,45 @@ final class Connection {
     var serverInfo: PAServerInfo?
     /// The control side: a second context on its own loop thread
     /// (`SoundEngine-ctl`) that runs the server model (subscription,
-    /// introspection, moves and mutes of streams by index) and turns the
-    /// playback side's notices into events. Its lock guards `controlContext`,
-    /// `model` and `noticeWatch`. Lock order: the playback lock, then this one.
+    /// introspection, moves and mutes of streams by index), turns the
+    /// playback side's notices into events and watches for a stalled stream.
+    /// Its lock guards `controlContext`, `model`, `noticeWatch`, `watchdog`
+    /// and `deviceSuspended`.
     var controlLoop: PAMainloop?
     var controlContext: PAContext?
     var model: ServerModel?
     var noticeWatch: OpaquePointer?
+    var watchdog: StallWatchdog?
+    /// Whether the device under our stream is suspended (a suspended device
+    /// requests nothing: not a stall). Control loop.
+    var deviceSuspended = false
     /// Playback loop → control loop, lock-free (plain memory, freed in deinit).
     let notices: UnsafeMutablePointer<StreamNoticeRing>
     var snapshot = SystemSnapshot()
-    /// Set once both contexts and the stream are READY; failures after this
-    /// are reported as events. Read on both loop threads.
+    /// Set once both contexts are READY; failures after this are reported
+    /// as events. Read on both loop threads.
     let established = Atomic<Bool>(false)
     /// Set by teardown before disconnecting, so the state callbacks stay quiet.
     let closing = Atomic<Bool>(false)
-    /// The SCHED_RR priority asked for, and what the loop thread got (0 = refused); mainloop lock.
+    /// The SCHED_RR priority asked for, and what the loop thread got (0 = refused); playback lock.
     var requestedPriority: Int32 = 0
     var grantedPriority: Int32?
-    /// Underflow callbacks (mainloop thread) count here; `statistics` reads it (relaxed: a counter).
-    let underflows = Atomic<UInt64>(0)
-    /// Snapshots for game threads (written with the mainloop lock held).
-    let streamOpen = Atomic<Bool>(false)
-    let corkedNow = Atomic<Bool>(true)
-    let streamIndexNow = Atomic<UInt32>(paInvalidIndex)
 
     init(
         configuration: BackendConfiguration, render: RenderEntry, events: @escaping BackendEventHandler,
-        captureRing: UnsafeMutablePointer<CaptureRing>, onLost: @escaping @Sendable () -> Void
+        captureRing: UnsafeMutablePointer<CaptureRing>, status: UnsafeMutablePointer<BackendStatus>,
+        holds: HoldBook, onLost: @escaping @Sendable () -> Void
     ) {
         self.configuration = configuration
         self.render = render
         self.events = events
         self.captureRing = captureRing
+        self.status = status
+        self.holds = holds
         self.onLost = onLost
         notices = .allocate(capacity: 1)
         notices.initialize(to: StreamNoticeRing())
-        if let explicit = configuration.serverAddress {
-            addressTried = explicit
-        } else if let env = ProcessInfo.processInfo.environment["PULSE_SERVER"], !env.isEmpty {
-            addressTried = "\(env) (from PULSE_SERVER)"
-        } else {
-            let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/run/user/\(getuid())"
-            addressTried = "the default server (\(runtime)/pulse/native)"
-        }
+        addressTried = Self.describeAddress(configuration.serverAddress)
     }
 
     deinit {
@@ -88,14 +91,27 @@ final class Connection {
         notices.deallocate()
     }
 
+    /// The server address in words, for errors: what was configured, else
+    /// `PULSE_SERVER`, else the per-user socket.
+    static func describeAddress(_ configured: String?) -> String {
+        if let configured { return configured }
+        if let env = ProcessInfo.processInfo.environment["PULSE_SERVER"], !env.isEmpty {
+            return "\(env) (from PULSE_SERVER)"
+        }
+        let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/run/user/\(getuid())"
+        return "the default server (\(runtime)/pulse/native)"
+    }
+
     var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     static func from(_ userdata: UnsafeMutableRawPointer?) -> Connection? {
         userdata.map { Unmanaged<Connection>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// Connects both contexts and the stream. Called once, unlocked, from `open`.
-    func connect() throws(SoundEngineError) -> GrantedStream {
+    /// Connects both contexts, describes the server and starts the server
+    /// model. No stream yet: ``setStreamProperties(_:)`` creates it. Called
+    /// once, unlocked, from `open` or the reconnect thread.
+    func connect() throws(SoundEngineError) -> ServerDescription {
         guard let loop = PAMainloop.make(name: "SoundEngine-pulse"),
             let control = PAMainloop.make(name: "SoundEngine-ctl")
         else {
@@ -105,93 +121,114 @@ final class Connection {
         controlLoop = control
         guard loop.start(), control.start() else { throw .fail("libpulse could not start its mainloop threads") }
         let deadline = ContinuousClock.now.advanced(by: configuration.connectTimeout)
-        let ownClient = try loop.withLock { () throws(SoundEngineError) -> UInt32 in
+        let (ownClient, info) = try loop.withLock { () throws(SoundEngineError) -> (UInt32, PAServerInfo) in
             let ctx = try connectContext(loop, deadline: deadline, stateCallback: contextStateCallback)
-            try queryServer(loop, deadline: deadline)
-            return ctx.clientIndex
+            let info = try queryServer(loop, deadline: deadline)
+            raiseLoopPriority(loop, deadline: deadline)
+            return (ctx.clientIndex, info)
         }
-        try control.withLock { () throws(SoundEngineError) in
+        serverInfo = info
+        let echo = try control.withLock { () throws(SoundEngineError) -> Bool in
             let ctx = try connectContext(control, deadline: deadline, stateCallback: controlContextStateCallback)
-            if notices.pointee.wakeFD >= 0 {
-                noticeWatch = control.watchReadable(notices.pointee.wakeFD, noticeCallback, userdata)
-            }
-            try startModel(control, ctx, ownClient: ownClient, deadline: deadline)
+            noticeWatch = notices.pointee.wakeFD >= 0
+                ? control.watchReadable(notices.pointee.wakeFD, noticeCallback, userdata) : nil
+            let model = try startModel(control, ctx, ownClient: ownClient, server: info, deadline: deadline)
+            watchdog = StallWatchdog(connection: self, context: ctx, mainloop: control)
+            return model.echoCancellationAvailable
         }
-        return try loop.withLock { () throws(SoundEngineError) -> GrantedStream in
-            try connectStream(loop, deadline: deadline)
+        established.store(true, ordering: .releasing)
+        return ServerDescription(
+            serverName: info.serverName, serverVersion: info.serverVersion, snapshot: snapshot,
+            echoCancellationAvailable: echo)
+    }
+
+    /// This instance of the server, for the journal.
+    var serverIdentity: ServerIdentity? {
+        guard let info = serverInfo else { return nil }
+        let address = mainloop?.withLock { context?.serverAddress } ?? nil
+        return ServerIdentity(
+            address: address ?? configuration.serverAddress, cookie: info.cookie, name: info.serverName,
+            isPipeWire: info.isPipeWire)
+    }
+
+    /// Asks for SCHED_RR at the configured priority on the playback loop
+    /// thread (a one-shot callback there), and waits for the answer. Lock held.
+    private func raiseLoopPriority(_ loop: PAMainloop, deadline: ContinuousClock.Instant) {
+        guard let priority = configuration.realtimePriority else { return }
+        requestedPriority = priority
+        loop.once(raiseLoopThreadPriority, userdata)
+        _ = waitLocked(loop, deadline: deadline) { grantedPriority != nil }
+    }
+
+    /// Runs `body` on the server model with the control lock held; `nil`
+    /// when there is none. Never from the control loop thread.
+    func withModel<T>(_ body: (ServerModel) -> T) -> T? {
+        guard let control = controlLoop else { return nil }
+        return control.withLock { model.map(body) }
+    }
+
+    /// Performs a server-side action of the session (control thread,
+    /// unlocked): the stream actions take the playback lock, the others only
+    /// the control lock, so the render thread never waits for them.
+    func perform(_ action: ServerAction) throws(SoundEngineError) {
+        switch action {
+        case .setStreamProperties(let properties):
+            try withPlayback { loop throws(SoundEngineError) in try setStreamProperties(properties, loop) }
+        case .openCaptureStream:
+            try withPlayback { loop throws(SoundEngineError) in
+                try openCapture(loop, deadline: ContinuousClock.now.advanced(by: configuration.connectTimeout))
+            }
+        case .closeCaptureStream:
+            try withPlayback { _ in closeCapture() }
+        case .selectOutput(let id):
+            try withControlModel { model, deadline throws(SoundEngineError) in try model.select(id, output: true, deadline: deadline) }
+        case .selectInput(let id):
+            try withControlModel { model, deadline throws(SoundEngineError) in try model.select(id, output: false, deadline: deadline) }
+        case .muteOtherStreams(let ids):
+            try withControlModel { model, deadline throws(SoundEngineError) in try model.mute(ids, deadline: deadline) }
+        case .unmuteOtherStreams(let ids):
+            try withControlModel { model, deadline throws(SoundEngineError) in try model.unmute(ids, deadline: deadline) }
+        case .duckOtherStreams(let ids, let factor):
+            try withControlModel { model, deadline throws(SoundEngineError) in try model.duck(ids, factor: factor, deadline: deadline) }
+        case .unduckOtherStreams(let ids):
+            try withControlModel { model, deadline throws(SoundEngineError) in try model.unduck(ids, deadline: deadline) }
+        case .reclaimOwnStream:
+            try withControlModel { model, deadline throws(SoundEngineError) in try model.reclaimOwnStream(deadline: deadline) }
         }
     }
 
-    /// Performs a server-side session action (control thread, unlocked).
-    /// Actions on other streams and on our routing take only the control
-    /// lock: the render thread never waits for them.
-    func perform(_ action: SessionAction) throws(SoundEngineError) {
-        guard let loop = mainloop, let control = controlLoop else {
-            throw .deviceNotReady("the PulseAudio stream is not open")
-        }
-        switch action {
-        case .selectOutput, .selectInput, .muteOtherStreams, .unmuteOtherStreams, .duckOtherStreams,
-            .unduckOtherStreams:
-            try control.withLock { () throws(SoundEngineError) in
-                guard let ctx = controlContext, ctx.isReady, let model else {
-                    throw .mediaServicesFailed("the connection to PulseAudio at \(addressTried) is gone")
-                }
-                try model.perform(action, deadline: ContinuousClock.now.advanced(by: .seconds(2)))
+    /// Runs `body` on the server model with the control lock held and a
+    /// 2 s deadline: the render thread never waits for it.
+    private func withControlModel(
+        _ body: (ServerModel, ContinuousClock.Instant) throws(SoundEngineError) -> Void
+    ) throws(SoundEngineError) {
+        guard let control = controlLoop else { throw .deviceNotReady("the PulseAudio connection is not open") }
+        try control.withLock { () throws(SoundEngineError) in
+            guard let ctx = controlContext, ctx.isReady, let model else {
+                throw .mediaServicesFailed("the connection to PulseAudio at \(addressTried) is gone")
             }
-            return
-        default:
-            break
+            try body(model, ContinuousClock.now.advanced(by: .seconds(2)))
         }
-        try loop.withLock { () throws(SoundEngineError) in
+    }
+
+    /// Runs `body` with the playback lock held on a ready context.
+    func withPlayback<T>(_ body: (PAMainloop) throws(SoundEngineError) -> T) throws(SoundEngineError) -> T {
+        guard let loop = mainloop else { throw .deviceNotReady("the PulseAudio connection is not open") }
+        return try loop.withLock { () throws(SoundEngineError) -> T in
             guard let ctx = context, ctx.isReady else {
                 throw .mediaServicesFailed("the connection to PulseAudio at \(addressTried) is gone")
             }
-            switch action {
-            case .selectOutput, .selectInput, .muteOtherStreams, .unmuteOtherStreams, .duckOtherStreams,
-                .unduckOtherStreams:
-                break  // performed above
-            case .setStreamProperties(let properties):
-                try replaceStreams(properties, loop)
-            case .openCaptureStream:
-                try openCapture(loop, deadline: ContinuousClock.now.advanced(by: configuration.connectTimeout))
-            case .closeCaptureStream:
-                closeCapture()
-            case .pauseEngine, .resumeEngine, .fadeBackgroundMusicBuses:
-                throw .invalidParameter("\(action) is the engine's to perform, not the backend's")
-            }
+            return try body(loop)
         }
     }
 
-    /// The latency the write callback saw last: read without the mainloop
-    /// lock, so a game thread asking never holds up the render thread.
-    var latency: Duration? {
-        guard let state = renderState else { return nil }
-        let micros = state.pointee.latencyMicros.load(ordering: .relaxed)
-        return micros == .max ? nil : .microseconds(micros)
-    }
-
-    /// Cork state and stream index as the control path last set them (atomics, no mainloop lock).
-    var isCorked: Bool? { streamOpen.load(ordering: .acquiring) ? corkedNow.load(ordering: .acquiring) : nil }
-
-    var streamIndex: UInt32? {
-        let index = streamIndexNow.load(ordering: .acquiring)
-        return index == paInvalidIndex ? nil : index
-    }
-
-    var captureIndex: UInt32? {
-        guard let loop = mainloop else { return nil }
-        return loop.withLock { capture?.index }
-    }
-
-    /// Whether the established connection failed.
+    /// Whether the established connection failed (or was abandoned).
     var isLost: Bool { lost.load(ordering: .acquiring) }
 
-    var statistics: BackendStatistics {
-        BackendStatistics(
-            renderCalls: renderState?.pointee.renderCalls.load(ordering: .relaxed) ?? 0,
-            framesRendered: renderState?.pointee.framesRendered.load(ordering: .relaxed) ?? 0,
-            underflows: underflows.load(ordering: .relaxed))
-    }
+    /// Gives the connection up as lost, as if the server had gone: reported
+    /// once as ``SystemEvent/connectionLost``; the reconnect thread takes it
+    /// down and connects again. Any control thread.
+    func abandon() { reportLost() }
 
     /// Releases everything this connection created, in reverse order. Idempotent.
     /// Called unlocked, never from either loop thread.
@@ -206,6 +243,8 @@ final class Connection {
         }
         if let control = controlLoop {
             control.withLock {
+                watchdog?.stop()
+                watchdog = nil
                 model?.stop()
                 model = nil
                 if let watch = noticeWatch { control.freeWatch(watch) }
@@ -232,7 +271,7 @@ final class Connection {
 
     /// Whether callbacks should still report: established and not closing.
     var reporting: Bool {
-        // acquiring (both): pair with the releasing stores in connectStream and teardown.
+        // acquiring (both): pair with the releasing stores in connect and teardown.
         established.load(ordering: .acquiring) && !closing.load(ordering: .acquiring)
     }
 
@@ -263,10 +302,14 @@ final class Connection {
             guard !closing.load(ordering: .acquiring) else { return }  // acquiring: pairs with teardown's store
             switch notice {
             case .underflow: events(.underflow)
-            case .suspended: events(.deviceSuspended(value != 0))
+            case .suspended:
+                deviceSuspended = value != 0
+                events(.deviceSuspended(value != 0))
             case .corkRequested: events(.system(.corkRequested))
             case .uncorkRequested: events(.system(.uncorkRequested))
-            case .playbackFailed: events(.streamFailed("PulseAudio ended our playback stream: \(PAContext.describe(value))"))
+            case .playbackFailed:
+                watchdog?.streamFailed()
+                events(.streamFailed("PulseAudio ended our playback stream: \(PAContext.describe(value))"))
             case .captureFailed: events(.streamFailed("PulseAudio ended our record stream: \(PAContext.describe(value))"))
             case .connectionLost: reportLost()
             }

@@ -7,19 +7,13 @@ func contextStateCallback(_ context: OpaquePointer?, _ userdata: UnsafeMutableRa
     Connection.from(userdata)?.contextStateChanged()
 }
 
-func serverInfoCallback(_ context: OpaquePointer?, _ info: UnsafePointer<pa_server_info>?, _ userdata: UnsafeMutableRawPointer?) {
-    guard let connection = Connection.from(userdata) else { return }
-    if let info { connection.serverInfo = PAServerInfo(info) }
-    connection.mainloop?.signal()
-}
-
 func streamStateCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
     Connection.from(userdata)?.streamStateChanged()
 }
 
 func streamUnderflowCallback(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
     guard let connection = Connection.from(userdata) else { return }
-    connection.underflows.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
+    connection.status.pointee.underflows.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
     connection.notices.pointee.push(.underflow)
 }
 
@@ -64,14 +58,6 @@ func raiseLoopThreadPriority(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ us
     connection.mainloop?.signal()
 }
 
-/// Wakes waiters when a timer fires; userdata is the mainloop.
-func wakeCallback(
-    _ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: OpaquePointer?, _ tv: UnsafePointer<timeval>?,
-    _ userdata: UnsafeMutableRawPointer?
-) {
-    guard let userdata else { return }
-    PAMainloop(raw: OpaquePointer(userdata)).signal()
-}
 
 /// Wakes waiters when an operation completes; userdata is the mainloop.
 func operationDoneCallback(_ stream: OpaquePointer?, _ success: Int32, _ userdata: UnsafeMutableRawPointer?) {

@@ -99,7 +99,7 @@ struct PADeviceInfo: Sendable, Hashable {
 }
 
 /// A `pa_cvolume`: one `pa_volume_t` per channel.
-struct PAVolume: Sendable, Hashable {
+struct PAVolume: Sendable, Hashable, Codable {
     var channels: [UInt32]
 
     init(channels: [UInt32]) { self.channels = channels }
@@ -129,6 +129,34 @@ struct PAVolume: Sendable, Hashable {
     }
 }
 
+/// A `pa_channel_map`: one `pa_channel_position_t` per channel.
+struct PAChannelMap: Sendable, Hashable, Codable {
+    var positions: [Int32]
+
+    init(positions: [Int32]) { self.positions = positions }
+
+    init(_ map: pa_channel_map) {
+        var copy = map
+        let count = min(Int(map.channels), Int(PA_CHANNELS_MAX))
+        positions = withUnsafeBytes(of: &copy.map) {
+            Array($0.bindMemory(to: pa_channel_position_t.self).prefix(count).map { Int32($0.rawValue) })
+        }
+    }
+
+    /// As a `pa_channel_map`.
+    var raw: pa_channel_map {
+        var m = pa_channel_map()
+        m.channels = UInt8(min(positions.count, Int(PA_CHANNELS_MAX)))
+        withUnsafeMutableBytes(of: &m.map) { bytes in
+            let slots = bytes.bindMemory(to: pa_channel_position_t.self)
+            for (n, value) in positions.prefix(Int(PA_CHANNELS_MAX)).enumerated() {
+                slots[n] = pa_channel_position_t(rawValue: value)
+            }
+        }
+        return m
+    }
+}
+
 /// A `pa_sink_input_info`, copied.
 struct PASinkInputInfo: Sendable, Hashable {
     var index: UInt32
@@ -138,8 +166,19 @@ struct PASinkInputInfo: Sendable, Hashable {
     var corked: Bool
     var muted: Bool
     var volume: PAVolume
+    var channelMap: PAChannelMap
     /// `media.role`.
     var role: String?
+    /// The restore database's key for the stream (`module-stream-restore.id`:
+    /// PulseAudio's module-stream-restore writes it into the proplist,
+    /// pipewire-pulse synthesizes it), `nil` when the server names none.
+    var restoreKey: String?
+    /// `application.name`, `application.process.id` and `media.name`: who
+    /// the stream belongs to, to recognise it again by index after a crash
+    /// (pipewire-pulse reuses indices).
+    var applicationName: String?
+    var processID: String?
+    var mediaName: String?
 
     init(_ info: UnsafePointer<pa_sink_input_info>) {
         let i = info.pointee
@@ -149,7 +188,12 @@ struct PASinkInputInfo: Sendable, Hashable {
         corked = i.corked != 0
         muted = i.mute != 0
         volume = PAVolume(i.volume)
-        role = PAProplist.string(i.proplist, "media.role")
+        channelMap = PAChannelMap(i.channel_map)
+        role = PAProplist.string(i.proplist, PAStreamProperty.mediaRole)
+        restoreKey = PAProplist.string(i.proplist, PAStreamProperty.restoreID)
+        applicationName = PAProplist.string(i.proplist, PAStreamProperty.applicationName)
+        processID = PAProplist.string(i.proplist, PAStreamProperty.processID)
+        mediaName = PAProplist.string(i.proplist, PAStreamProperty.mediaName)
     }
 }
 
@@ -189,19 +233,29 @@ struct PAModuleInfo: Sendable, Hashable {
     }
 }
 
-/// The `pa_server_info` fields the model reads: the name and the default devices.
-struct PAServerDefaults: Sendable, Hashable {
+/// A `pa_server_info`, copied (the fields SoundEngine reads).
+struct PAServerInfo: Sendable, Hashable {
     var serverName: String
+    var serverVersion: String
     var defaultSink: String?
     var defaultSource: String?
+    /// `pa_server_info.cookie`: a random number for this instance of the
+    /// server (PulseAudio and pipewire-pulse both set one). A journal names
+    /// the instance whose streams it changed: another instance has other streams.
+    var cookie: UInt32
 
     init(_ info: UnsafePointer<pa_server_info>) {
         let i = info.pointee
-        serverName = i.server_name.map { String(cString: $0) } ?? ""
+        serverName = i.server_name.map { String(cString: $0) } ?? "unknown"
+        serverVersion = i.server_version.map { String(cString: $0) } ?? "unknown"
         // NULL with no devices and on some pipewire-pulse versions (pitfall 8).
         defaultSink = i.default_sink_name.map { String(cString: $0) }
         defaultSource = i.default_source_name.map { String(cString: $0) }
+        cookie = i.cookie
     }
+
+    /// Whether the server is PipeWire's pipewire-pulse (`PulseAudio (on PipeWire …)`).
+    var isPipeWire: Bool { serverName.contains("PipeWire") }
 }
 
 extension PAProplist {
@@ -249,11 +303,11 @@ final class PAListRequest<Info>: PARequest {
         self.onEnd = onEnd
     }
 
-    fileprivate static func from(_ userdata: UnsafeMutableRawPointer?) -> PAListRequest<Info>? {
+    static func from(_ userdata: UnsafeMutableRawPointer?) -> PAListRequest<Info>? {
         userdata.map { Unmanaged<PAListRequest<Info>>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    fileprivate func deliver(_ info: Info?, eol: Int32) {
+    func deliver(_ info: Info?, eol: Int32) {
         guard !isDone else { return }
         if eol != 0 {
             isDone = true
@@ -323,8 +377,8 @@ extension PAContext {
     }
 
     /// `pa_context_get_server_info`, delivered as one item (none on failure) then the end.
-    func getServerDefaults(_ request: PAListRequest<PAServerDefaults>) -> PAOperation? {
-        pa_context_get_server_info(raw, serverDefaultsCallback, request.userdata).map(PAOperation.init)
+    func getServerInfo(_ request: PAListRequest<PAServerInfo>) -> PAOperation? {
+        pa_context_get_server_info(raw, serverInfoCallback, request.userdata).map(PAOperation.init)
     }
 
     /// `pa_context_get_sink_info_list`, or `pa_context_get_sink_info_by_index` when `index` is given.
@@ -451,7 +505,7 @@ private func subscribeCallback(
     subscriber.handler(facility, kind, index)
 }
 
-private func successCallback(_ context: OpaquePointer?, _ success: Int32, _ userdata: UnsafeMutableRawPointer?) {
+func successCallback(_ context: OpaquePointer?, _ success: Int32, _ userdata: UnsafeMutableRawPointer?) {
     guard let userdata else { return }
     let request = Unmanaged<PASuccessRequest>.fromOpaque(userdata).takeUnretainedValue()
     guard !request.isDone else { return }
@@ -466,11 +520,11 @@ private func successCallback(_ context: OpaquePointer?, _ success: Int32, _ user
     request.finish()
 }
 
-private func serverDefaultsCallback(
+private func serverInfoCallback(
     _ context: OpaquePointer?, _ info: UnsafePointer<pa_server_info>?, _ userdata: UnsafeMutableRawPointer?
 ) {
-    guard let request = PAListRequest<PAServerDefaults>.from(userdata) else { return }
-    if let info { request.deliver(PAServerDefaults(info), eol: 0) }
+    guard let request = PAListRequest<PAServerInfo>.from(userdata) else { return }
+    if let info { request.deliver(PAServerInfo(info), eol: 0) }
     request.deliver(nil, eol: info == nil ? -1 : 1)
 }
 

@@ -175,29 +175,8 @@ struct PAContext {
         mainloop.api.pointee.time_free(event)
     }
 
-    typealias ServerInfoCallback = @convention(c) (
-        OpaquePointer?, UnsafePointer<pa_server_info>?, UnsafeMutableRawPointer?
-    ) -> Void
-
-    /// `pa_context_get_server_info`.
-    func getServerInfo(_ callback: ServerInfoCallback, _ userdata: UnsafeMutableRawPointer?) -> PAOperation? {
-        pa_context_get_server_info(raw, callback, userdata).map(PAOperation.init)
-    }
 }
 
-/// Fields of `pa_server_info` SoundEngine reads.
-struct PAServerInfo: Sendable {
-    var serverName: String
-    var serverVersion: String
-    var defaultSinkName: String?
-
-    init(_ info: UnsafePointer<pa_server_info>) {
-        let i = info.pointee
-        serverName = i.server_name.map { String(cString: $0) } ?? "unknown"
-        serverVersion = i.server_version.map { String(cString: $0) } ?? "unknown"
-        defaultSinkName = i.default_sink_name.map { String(cString: $0) }
-    }
-}
 
 // MARK: - Operations
 

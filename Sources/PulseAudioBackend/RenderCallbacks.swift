@@ -10,21 +10,18 @@ import Synchronization
 struct RenderState: ~Copyable {
     let entry: RenderEntry
     let bytesPerFrame: Int
-    /// Incremented by the write callback only; read by `statistics` (relaxed: a counter, no data published).
-    let renderCalls = Atomic<UInt64>(0)
-    /// Same pairing as `renderCalls`.
-    let framesRendered = Atomic<UInt64>(0)
+    /// The backend's counters and latency (its lifetime outlives this state's).
+    let status: UnsafeMutablePointer<BackendStatus>
     /// Set while the stream is corked (and before its first uncork): the
     /// write callback then writes nothing, so the engine's clock is the only
     /// renderer and the flushed buffer stays empty until the uncork's
     /// pre-fill renders fresh audio. Written with the mainloop lock held.
     let paused = Atomic<Bool>(true)
-    /// `pa_stream_get_latency` as the last write callback saw it (µs; `.max`: unknown).
-    let latencyMicros = Atomic<UInt64>(.max)
 
-    init(entry: RenderEntry, bytesPerFrame: Int) {
+    init(entry: RenderEntry, bytesPerFrame: Int, status: UnsafeMutablePointer<BackendStatus>) {
         self.entry = entry
         self.bytesPerFrame = bytesPerFrame
+        self.status = status
     }
 }
 
@@ -54,9 +51,10 @@ func pulseWriteCallback(_ stream: OpaquePointer?, _ requested: Int, _ userdata: 
         calls &+= 1
         frames &+= UInt64(count)
     }
-    state.pointee.renderCalls.wrappingAdd(calls, ordering: .relaxed)
-    state.pointee.framesRendered.wrappingAdd(frames, ordering: .relaxed)
-    state.pointee.latencyMicros.store(s.renderLatencyMicroseconds(), ordering: .relaxed)
+    let status = state.pointee.status
+    status.pointee.renderCalls.wrappingAdd(calls, ordering: .relaxed)
+    status.pointee.framesRendered.wrappingAdd(frames, ordering: .relaxed)
+    status.pointee.latencyMicros.store(s.renderLatencyMicroseconds(), ordering: .relaxed)
 }
 
 /// What the read callback needs, in plain memory (no class references).

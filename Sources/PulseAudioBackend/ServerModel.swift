@@ -16,20 +16,26 @@ import SoundCore
 /// (`ownClient`); moves and mutes work on them and on other clients' streams
 /// by index, which any context may do.
 ///
-/// Lifetime of callbacks: every libpulse request carries an object the model
-/// keeps in `pending` until its final callback ran; `stop()` cancels what is
-/// still in flight (`pa_operation_cancel`: libpulse never calls it again),
-/// removes the subscribe callback and frees the coalescing timer, so nothing
-/// can call into the model after `stop()`.
+/// Lifetime of callbacks: every libpulse request goes through `requests`
+/// (a ``RequestRunner``), which keeps it until its final callback ran;
+/// `stop()` cancels what is still in flight (`pa_operation_cancel`: libpulse
+/// never calls it again), removes the subscribe callbacks and frees the
+/// timers, so nothing can call into the model after `stop()`.
+///
+/// What it changes on other clients' streams it records in `holds` first
+/// (ServerModel+Holds.swift), so a crash can be repaired.
 final class ServerModel {
-    /// Waits with the mainloop lock held until the condition holds or the
-    /// deadline passes; returns whether it held (the Connection's waitLocked).
-    typealias Wait = (ContinuousClock.Instant, () -> Bool) -> Bool
-
-    let context: PAContext
-    let mainloop: PAMainloop
+    let requests: RequestRunner
     let emit: (SystemEvent) -> Void
-    let wait: Wait
+    /// What the engine holds changed on other streams (the backend's, across connections).
+    let holds: HoldBook
+    /// The server this model mirrors (its name says whether it is pipewire-pulse).
+    let server: PAServerInfo
+    /// Our own playback stream's restore key (see `BackendConfiguration.ownRestoreKey`).
+    let ownRestoreKey: String
+
+    var context: PAContext { requests.context }
+    var mainloop: PAMainloop { requests.mainloop }
 
     /// Our playback stream's sink-input index once it exists (set again when
     /// the stream is re-created): never reported as another client's stream;
@@ -38,6 +44,7 @@ final class ServerModel {
         didSet {
             ownPlaybackSink = nil
             pendingOutputMove = nil
+            ownPlayback = nil
             if let index = ownPlaybackIndex, started { querySinkInput(index) }
         }
     }
@@ -64,8 +71,28 @@ final class ServerModel {
     var modules: [UInt32: String] = [:]
     var defaultSinkName: String?
     var defaultSourceName: String?
-    /// Other clients' sink inputs as last reported.
+    /// Other clients' sink inputs as last reported, as the policy sees them
+    /// and as the server described them.
     var others: [UInt32: OtherStream] = [:]
+    var otherInfos: [UInt32: PASinkInputInfo] = [:]
+    /// Other streams whose mute and volume have not changed since they
+    /// appeared: a restore database puts its saved state on a new stream at
+    /// once (PulseAudio) or a moment later (WirePlumber).
+    var fresh: Set<UInt32> = []
+    /// Our playback stream as last reported, and whether its mute and volume
+    /// are still those it appeared with.
+    var ownPlayback: PASinkInputInfo?
+    var ownPlaybackFresh = true
+    /// The restore database, as this server offers it (ServerModel+Holds).
+    var restoreDatabase = RestoreDatabaseAccess.none
+    /// Keys to repair when the repair timer fires, and the timer.
+    var keysToRepair: Set<String> = []
+    var repairTimer: PATimerBox?
+    /// Told when module-stream-restore's database changes (PulseAudio).
+    var restoreWatch: PATimerBox?
+    /// Restore keys whose entry the user set while we ran (they changed a
+    /// stream of that key we do not hold): never repaired, never taken for an echo.
+    var userKeys: Set<String> = []
     /// The device our playback (capture) stream was last seen on, by name.
     var ownPlaybackSink: String?
     var ownCaptureSource: String?
@@ -80,8 +107,6 @@ final class ServerModel {
     /// A default endpoint the engine itself made current by switching a port:
     /// not the user's choice when the flush sees it.
     var engineMadeDefault: Set<EndpointID> = []
-    /// Streams we ducked: the volume found, and the volume we set.
-    var ducked: [UInt32: (original: PAVolume, set: PAVolume)] = [:]
 
     /// What the last `endpointsChanged` (or the snapshot) told the policy.
     var reportedEndpoints: [EndpointID: AudioEndpoint] = [:]
@@ -95,8 +120,6 @@ final class ServerModel {
     /// Device queries whose answers the flush should wait for (a little).
     var deviceQueriesInFlight = 0
 
-    /// Requests libpulse may still call back, by identity.
-    var pending: [ObjectIdentifier: PARequest] = [:]
     var subscriber: PASubscriber?
 
     /// The flush runs this long after the first event of a burst.
@@ -104,11 +127,16 @@ final class ServerModel {
     /// If device answers are still missing then, it waits for them up to this long after the first event.
     static let coalescingLimit: Duration = .milliseconds(90)
 
-    init(context: PAContext, mainloop: PAMainloop, wait: @escaping Wait, emit: @escaping (SystemEvent) -> Void) {
-        self.context = context
-        self.mainloop = mainloop
-        self.wait = wait
+    init(
+        requests: RequestRunner, server: PAServerInfo, holds: HoldBook, ownRestoreKey: String,
+        emit: @escaping (SystemEvent) -> Void
+    ) {
+        self.requests = requests
+        self.server = server
+        self.holds = holds
+        self.ownRestoreKey = ownRestoreKey
         self.emit = emit
+        serverName = server.serverName
     }
 
     // MARK: - Start
@@ -132,8 +160,8 @@ final class ServerModel {
         let subscribed = done("subscribe to its events")
         let issued = [
             issue(PASuccessRequest { ok, _, _ in subscribed(ok) }) { context.subscribeAll($0) },
-            issue(PAListRequest<PAServerDefaults>(onItem: { [unowned self] in serverInfo($0) }, onEnd: done("describe itself"))) {
-                context.getServerDefaults($0)
+            issue(PAListRequest<PAServerInfo>(onItem: { [unowned self] in serverInfo($0) }, onEnd: done("describe itself"))) {
+                context.getServerInfo($0)
             },
             issue(PAListRequest<PACardInfo>(onItem: { [unowned self] in cards[$0.index] = $0.name }, onEnd: done("list its cards"))) {
                 context.getCards(nil, $0)
@@ -154,7 +182,7 @@ final class ServerModel {
         guard issued.allSatisfy({ $0 }) else {
             throw .deviceNotReady("PulseAudio refused to describe its devices: \(context.lastError)")
         }
-        let complete = wait(deadline) { outstanding == 0 || !context.isGood }
+        let complete = requests.wait(deadline) { outstanding == 0 || !context.isGood }
         guard context.isGood else {
             throw .deviceNotReady("the connection to PulseAudio failed while listing its devices: \(context.lastError)")
         }
@@ -168,6 +196,8 @@ final class ServerModel {
         reportedDefaultOutput = defaultEndpoint(.output)
         reportedDefaultInput = defaultEndpoint(.input)
         reportedMutedInputs = mutedInputs(endpoints)
+        fresh = []  // streams already there are not new
+        watchRestoreDatabase(deadline: deadline)
         started = true
         return SystemSnapshot(
             ownClient: ClientID(rawValue: ownClient), endpoints: endpoints, defaultOutput: reportedDefaultOutput,
@@ -191,21 +221,10 @@ final class ServerModel {
 
     // MARK: - Requests
 
-    /// Issues a request and keeps it (and so its userdata) alive until its
-    /// final callback ran. Returns false when libpulse refused at once.
+    /// Issues a request through `requests` (kept until its final callback).
     @discardableResult
     func issue<R: PARequest>(_ request: R, _ call: (R) -> PAOperation?) -> Bool {
-        guard !stopped, let op = call(request) else { return false }
-        request.operation = op
-        let key = ObjectIdentifier(request)
-        pending[key] = request
-        request.onFinish = { [unowned self] in
-            pending[key]?.operation?.unref()
-            pending[key] = nil
-            // A control thread may be waiting for this answer (start, perform).
-            mainloop.signal()
-        }
-        return true
+        requests.issue(request, call)
     }
 
     // MARK: - Subscription (mainloop thread)
@@ -242,10 +261,10 @@ final class ServerModel {
         case .server:
             deviceChanged()
             deviceQueriesInFlight += 1
-            issue(PAListRequest<PAServerDefaults>(
+            issue(PAListRequest<PAServerInfo>(
                 onItem: { [unowned self] in serverInfo($0) },
                 onEnd: { [unowned self] _ in deviceQueriesInFlight -= 1 })
-            ) { context.getServerDefaults($0) }
+            ) { context.getServerInfo($0) }
         case .module:
             if kind == .remove {
                 modules[index] = nil
@@ -273,7 +292,7 @@ final class ServerModel {
         }
     }
 
-    func serverInfo(_ info: PAServerDefaults) {
+    func serverInfo(_ info: PAServerInfo) {
         serverName = info.serverName
         defaultSinkName = info.defaultSink
         defaultSourceName = info.defaultSource
@@ -326,9 +345,13 @@ final class ServerModel {
         guard !stopped else { return }
         if info.client == ownClient {
             // Ours: never another client's stream. Watch the playback stream's sink.
-            if info.index == ownPlaybackIndex, let sink = sinks[info.sink]?.name { ownStreamSeen(on: sink, output: true) }
+            if info.index == ownPlaybackIndex {
+                if let sink = sinks[info.sink]?.name { ownStreamSeen(on: sink, output: true) }
+                ownPlaybackChanged(info)
+            }
             return
         }
+        otherStreamChanged(info)
         let stream = OtherStream(
             id: StreamID(rawValue: info.index), client: ClientID(rawValue: info.client ?? paInvalidIndex),
             role: info.role.map(MediaRole.init(rawValue:)), isRunning: !info.corked, isMuted: info.muted)
@@ -338,7 +361,7 @@ final class ServerModel {
     }
 
     func sinkInputRemoved(_ index: UInt32) {
-        ducked[index] = nil
+        otherStreamRemoved(index)
         guard others.removeValue(forKey: index) != nil, started else { return }
         emit(.otherStreamRemoved(StreamID(rawValue: index)))
     }
@@ -377,16 +400,10 @@ final class ServerModel {
         stopped = true
         context.setSubscriber(nil)
         subscriber = nil
-        if let timer = flushTimer { PAContext.cancelTimer(timer, mainloop: mainloop) }
+        for timer in [flushTimer, repairTimer].compactMap(\.self) { PAContext.cancelTimer(timer, mainloop: mainloop) }
         flushTimer = nil
-        for request in pending.values {
-            request.onFinish = nil
-            if let op = request.operation {
-                if op.isRunning { op.cancel() }
-                op.unref()
-            }
-            request.operation = nil
-        }
-        pending = [:]
+        repairTimer = nil
+        stopWatchingRestoreDatabase()
+        requests.stop()
     }
 }

@@ -106,7 +106,7 @@ private func pannedToneRender(_ context: UnsafeMutableRawPointer?, _ destination
         var config = configuration(server)
         config.format = StreamFormat(sampleRate: 48_000, channelCount: channels, sampleFormat: .float32)
         let backend = PulseAudioBackend()
-        let granted = try backend.open(config, render: tone.entry, events: { _ in })
+        let granted = try backend.openStream(config, render: tone.entry, events: { _ in })
         defer { backend.close() }
         #expect(granted.format.channelCount == channels)
         #expect(granted.deviceName == "surround", "\(channels) channels")

@@ -105,7 +105,7 @@ private func muted(_ index: UInt32, _ server: PrivateSoundServer) throws -> Bool
 private func openBackend(_ server: PrivateSoundServer, _ events: TimedEvents) throws -> (PulseAudioBackend, GrantedStream, ToneGenerator) {
     let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
     let backend = PulseAudioBackend()
-    let granted = try backend.open(configuration(server), render: tone.entry, events: events.handler)
+    let granted = try backend.openStream(configuration(server), render: tone.entry, events: events.handler)
     return (backend, granted, tone)
 }
 

@@ -1,0 +1,367 @@
+import CPulseAudio
+import SoundCore
+import SoundSession
+
+/// How a server offers its restore database through libpulse's stream-restore extension.
+enum RestoreDatabaseAccess: Equatable {
+    /// No stream-restore module: nothing is saved, nothing to repair.
+    case none
+    /// PulseAudio's module-stream-restore: entries can be read, written and watched.
+    case readable
+    /// pipewire-pulse: writes reach WirePlumber's state; reads show only what
+    /// was written through the extension; no change events.
+    case writeOnly
+}
+
+/// Muting and ducking other applications' streams, so that nothing is left
+/// behind (docs/pulseaudio.md, "Nothing left behind"):
+///
+/// - every change is written to the journal (``HoldBook``) before it is made;
+/// - the restore database is kept clean of our changes: PulseAudio's entry
+///   is repaired right after each change and whenever a later change of the
+///   held stream saves our values into it again (the extension tells us);
+///   pipewire-pulse's is repaired when a held stream goes away (WirePlumber
+///   saves a stream's state on every parameter change, so while a stream is
+///   held its entry holds our change);
+/// - a stream that arrives with the database's echo of our change (a new
+///   music app started muted or ducked) is recorded as ours with the values
+///   it would have had, so ducks never compound and a crash gives it back
+///   too; our own new stream, which WirePlumber keys by role like the music
+///   apps, is given its clean values at once;
+/// - the user wins: a held stream they unmuted is no longer ours, and a
+///   volume they moved stays.
+///
+/// Control thread with the control lock held (actions), or the control
+/// loop thread (subscription callbacks, timers: nothing there waits).
+extension ServerModel {
+    // MARK: - Actions
+
+    /// Mutes these other streams, recording each (with what it had) first.
+    func mute(_ ids: [StreamID], deadline: ContinuousClock.Instant) throws(SoundEngineError) {
+        try requireRunning()
+        let live = try requests.sinkInputs(ids.map(\.rawValue), deadline: deadline)
+        let targets = ids.map(\.rawValue).filter { live[$0] != nil }  // gone ones need nothing
+        holds.record { journal in
+            for index in targets {
+                guard let info = live[index] else { continue }
+                journal.hold(info) { $0.mutedByUs = true }
+            }
+        }
+        let outcomes = targets.map { index in requests.submit { context.setSinkInputMute(index, true, $0) } }
+        try requests.waitFor({ outcomes.allSatisfy(\.done) }, deadline: deadline, "mute streams \(targets)")
+        try settle(targets, outcomes, "mute") { $0.mutedByUs = false }
+        scheduleKeyRepair(for: targets)
+    }
+
+    /// Unmutes streams we muted; each is no longer held for its mute.
+    func unmute(_ ids: [StreamID], deadline: ContinuousClock.Instant) throws(SoundEngineError) {
+        try requireRunning()
+        let targets = ids.map(\.rawValue)
+        let outcomes = targets.map { index in requests.submit { context.setSinkInputMute(index, false, $0) } }
+        try requests.waitFor({ outcomes.allSatisfy(\.done) }, deadline: deadline, "unmute streams \(targets)")
+        // Given back (or gone): the mute is not ours to restore any more.
+        holds.record { journal in
+            for index in targets { journal.release(index) { $0.mutedByUs = false } }
+        }
+        try settle(targets, outcomes, "unmute") { _ in }
+    }
+
+    /// Lowers each stream to `factor` (linear amplitude) of its volume. A
+    /// stream ducked again, or one that arrived at the volume the database
+    /// echoed from our duck, keeps the volume it had before us: ducks never
+    /// compound.
+    func duck(_ ids: [StreamID], factor: Double, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
+        try requireRunning()
+        let live = try requests.sinkInputs(ids.map(\.rawValue), deadline: deadline)
+        let held = holds.journal
+        var plans: [(index: UInt32, volume: PAVolume)] = []
+        holds.record { journal in
+            for id in ids {
+                guard let info = live[id.rawValue] else { continue }  // gone
+                let earlier = held.streams.first { $0.index == id.rawValue }
+                let before = earlier.flatMap { e in
+                    e.duckedTo.map { sameVolume(info.volume.channels, $0) } ?? false ? e.original.volume : nil
+                } ?? info.volume.channels
+                let target = PAVolume(channels: before).scaled(byLinear: factor)
+                plans.append((id.rawValue, target))
+                journal.hold(info) { stream in
+                    stream.original.volume = before
+                    stream.duckedTo = target.channels
+                }
+            }
+        }
+        let outcomes = plans.map { plan in requests.submit { context.setSinkInputVolume(plan.index, plan.volume, $0) } }
+        try requests.waitFor({ outcomes.allSatisfy(\.done) }, deadline: deadline, "duck streams \(ids)")
+        try settle(plans.map(\.index), outcomes, "lower the volume of") { $0.duckedTo = nil }
+        scheduleKeyRepair(for: plans.map(\.index))
+    }
+
+    /// Puts back the volume of each stream we ducked, unless the user changed
+    /// it while ducked (then theirs stays); either way it is not held for its
+    /// volume any more.
+    func unduck(_ ids: [StreamID], deadline: ContinuousClock.Instant) throws(SoundEngineError) {
+        try requireRunning()
+        let held = holds.journal.streams.filter { stream in stream.duckedTo != nil && ids.contains { $0.rawValue == stream.index } }
+        guard !held.isEmpty else { return }
+        let live = try requests.sinkInputs(held.map(\.index), deadline: deadline)
+        let plans = held.compactMap { stream -> (index: UInt32, volume: PAVolume)? in
+            guard let now = live[stream.index],
+                let volume = stream.restoration(now: StreamLevels(muted: now.muted, volume: now.volume.channels)).volume
+            else { return nil }
+            return (stream.index, PAVolume(channels: volume))
+        }
+        let outcomes = plans.map { plan in requests.submit { context.setSinkInputVolume(plan.index, plan.volume, $0) } }
+        try requests.waitFor({ outcomes.allSatisfy(\.done) }, deadline: deadline, "restore the volume of streams \(ids)")
+        holds.record { journal in
+            for stream in held { journal.release(stream.index) { $0.duckedTo = nil } }
+        }
+        try settle(plans.map(\.index), outcomes, "restore the volume of") { _ in }
+    }
+
+    /// Unmutes our own playback stream if it is muted: module-role-cork muted
+    /// it with the cork request the session does not obey (seed 002, scenario 2).
+    func reclaimOwnStream(deadline: ContinuousClock.Instant) throws(SoundEngineError) {
+        try requireRunning()
+        guard let index = ownPlaybackIndex, let own = try requests.sinkInputs([index], deadline: deadline)[index],
+            own.muted
+        else { return }
+        try requests.run("unmute our own stream", deadline: deadline) { context.setSinkInputMute(index, false, $0) }
+    }
+
+    /// After a batch of control calls: a stream that went away meanwhile is
+    /// not an error (its hold is dropped with `undo`); another refusal is
+    /// thrown, and the refused streams' holds undone.
+    private func settle(
+        _ indices: [UInt32], _ outcomes: [RequestRunner.Outcome], _ verb: String, undo: (inout HeldStream) -> Void
+    ) throws(SoundEngineError) {
+        let failed = zip(indices, outcomes).filter { !$0.1.ok }
+        guard !failed.isEmpty else { return }
+        holds.record { journal in
+            for (index, _) in failed { journal.release(index, undo) }
+        }
+        if let (index, outcome) = failed.first(where: { !$0.1.gone }) {
+            throw .fail("PulseAudio refused to \(verb) stream \(index): \(outcome.error)")
+        }
+    }
+
+    // MARK: - The subscription
+
+    /// Another client's stream as the server now describes it (before the
+    /// policy's view is updated).
+    func otherStreamChanged(_ info: PASinkInputInfo) {
+        let previous = otherInfos[info.index]
+        otherInfos[info.index] = info
+        guard let previous else {
+            fresh.insert(info.index)
+            adoptEcho(info)  // PulseAudio restores before the first report
+            return
+        }
+        let changed = previous.muted != info.muted || !sameVolume(previous.volume.channels, info.volume.channels)
+        guard changed else { return }
+        if fresh.remove(info.index) != nil {
+            adoptEcho(info)  // WirePlumber restores a moment after
+            if holds.journal.streams.contains(where: { $0.index == info.index }) { return }
+        }
+        // The user unmuted a stream we muted: the mute is theirs now.
+        if previous.muted && !info.muted {
+            holds.record { $0.release(info.index) { $0.mutedByUs = false } }
+        }
+        // The user changed the state of a stream we do not hold: its key's
+        // entry now holds their choice, which we never overwrite.
+        if let key = info.restoreKey, !holds.journal.streams.contains(where: { $0.index == info.index }) {
+            userKeys.insert(key)
+        }
+    }
+
+    /// Another client's stream went away. If we held it, its restore entry
+    /// may keep our change (the last change of the stream saved it): repaired now.
+    func otherStreamRemoved(_ index: UInt32) {
+        let lastSeen = otherInfos.removeValue(forKey: index)
+        fresh.remove(index)
+        guard let held = holds.journal.streams.first(where: { $0.index == index }) else { return }
+        holds.record { journal in
+            journal.streams.removeAll { $0.index == index }
+            if let repair = held.keyRepair, let seen = lastSeen,
+                held.isOurs(StreamLevels(muted: seen.muted, volume: seen.volume.channels))
+            {
+                journal.dirtyKeys.removeAll { $0.key == repair.key }
+                journal.dirtyKeys.append(repair)
+            }
+        }
+        if let key = held.restoreKey { scheduleKeyRepair(keys: [key]) }
+    }
+
+    /// Our playback stream as the server now describes it. WirePlumber keys
+    /// it by role like the music apps we mute, so a new stream of ours can
+    /// arrive with our own change on it: it gets the values it would have
+    /// had. (On PulseAudio our stream has a key of its own.)
+    func ownPlaybackChanged(_ info: PASinkInputInfo) {
+        let previous = ownPlayback
+        ownPlayback = info
+        if let previous {
+            guard ownPlaybackFresh, previous.muted != info.muted
+                || !sameVolume(previous.volume.channels, info.volume.channels)
+            else { return }
+            ownPlaybackFresh = false
+        } else {
+            ownPlaybackFresh = true
+        }
+        guard let key = info.restoreKey, key != ownRestoreKey, let source = echoSource(of: info) else { return }
+        let levels = StreamLevels(muted: info.muted, volume: info.volume.channels)
+        if source.mutedByUs && levels.muted {
+            issue(PASuccessRequest { _, _, _ in }) { context.setSinkInputMute(info.index, false, $0) }
+        }
+        if let ducked = source.duckedTo, sameVolume(levels.volume, ducked) {
+            let clean = source.clean.volume.count == levels.volume.count
+                ? source.clean.volume : Array(repeating: 0x10000 /* PA_VOLUME_NORM */, count: levels.volume.count)
+            issue(PASuccessRequest { _, _, _ in }) { context.setSinkInputVolume(info.index, PAVolume(channels: clean), $0) }
+        }
+    }
+
+    /// A new stream carrying a restore entry's echo of our change: held as
+    /// ours with the values it would have had. The echo of a stream we no
+    /// longer hold (its entry was left dirty) is given back at once: the
+    /// session muted nothing of that key now.
+    private func adoptEcho(_ info: PASinkInputInfo) {
+        guard !holds.journal.streams.contains(where: { $0.index == info.index }), let source = echoSource(of: info) else {
+            return
+        }
+        let levels = StreamLevels(muted: info.muted, volume: info.volume.channels)
+        let muted = source.mutedByUs && levels.muted
+        let ducked = source.duckedTo.map { sameVolume(levels.volume, $0) } ?? false
+        let clean = StreamLevels(
+            muted: muted ? source.clean.muted : levels.muted,
+            volume: ducked && source.clean.volume.count == levels.volume.count ? source.clean.volume : levels.volume)
+        let live = holds.journal.streams.contains { $0.restoreKey == source.key && $0.isHeld }
+        guard live else {
+            if muted { issue(PASuccessRequest { _, _, _ in }) { context.setSinkInputMute(info.index, false, $0) } }
+            if ducked {
+                issue(PASuccessRequest { _, _, _ in }) {
+                    context.setSinkInputVolume(info.index, PAVolume(channels: clean.volume), $0)
+                }
+            }
+            return
+        }
+        holds.record { journal in
+            journal.hold(info) { stream in
+                stream.original = clean
+                stream.mutedByUs = muted
+                stream.duckedTo = ducked ? levels.volume : nil
+            }
+        }
+    }
+
+    /// The change of ours whose echo `info` carries: a held stream or a
+    /// dirty entry of its key whose mute or duck volume it shows.
+    private func echoSource(of info: PASinkInputInfo) -> KeyRepair? {
+        guard let key = info.restoreKey, !userKeys.contains(key) else { return nil }
+        let journal = holds.journal
+        let levels = StreamLevels(muted: info.muted, volume: info.volume.channels)
+        return (journal.dirtyKeys + journal.streams.compactMap(\.keyRepair)).last { repair in
+            repair.key == key
+                && ((repair.mutedByUs && levels.muted) || (repair.duckedTo.map { sameVolume(levels.volume, $0) } ?? false))
+        }
+    }
+
+    // MARK: - The restore database
+
+    /// At start: what this server's restore database offers; on PulseAudio,
+    /// its change events are watched so a held stream's later save is
+    /// repaired. Lock held, on a control thread.
+    func watchRestoreDatabase(deadline: ContinuousClock.Instant) {
+        if server.isPipeWire {
+            restoreDatabase = .writeOnly
+            return
+        }
+        let versions = (try? requests.list("test for module-stream-restore", deadline: deadline) { context.testStreamRestore($0) }) ?? nil
+        guard let versions, !versions.isEmpty else { return }
+        restoreDatabase = .readable
+        let watch = PATimerBox { [unowned self] in
+            scheduleKeyRepair(keys: holds.journal.streams.compactMap(\.restoreKey) + holds.journal.dirtyKeys.map(\.key))
+        }
+        restoreWatch = watch
+        issue(PASuccessRequest { _, _, _ in }) { context.subscribeStreamRestore(watch, $0) }
+    }
+
+    /// Stops the database's change events. Lock held.
+    func stopWatchingRestoreDatabase() {
+        guard restoreWatch != nil else { return }
+        _ = context.subscribeStreamRestore(nil, PASuccessRequest { _, _, _ in }).map { $0.unref() }
+        restoreWatch = nil
+    }
+
+    /// Repairs the entries of these streams' keys soon (PulseAudio: right
+    /// after our change, which the server saved).
+    private func scheduleKeyRepair(for indices: [UInt32]) {
+        guard restoreDatabase == .readable else { return }
+        let journal = holds.journal
+        scheduleKeyRepair(keys: indices.compactMap { index in journal.streams.first { $0.index == index }?.restoreKey })
+    }
+
+    /// Repairs these keys' entries 20 ms from now (one pass for a burst).
+    func scheduleKeyRepair(keys: [String]) {
+        let wanted = Set(keys).subtracting(userKeys)
+        guard !stopped, restoreDatabase != .none, !wanted.isEmpty else { return }
+        keysToRepair.formUnion(wanted)
+        let timer = repairTimer ?? PATimerBox { [unowned self] in repairScheduledKeys() }
+        repairTimer = timer
+        if timer.event == nil { context.arm(timer, after: 20_000) }
+    }
+
+    /// The repair itself, without waiting (it runs on the loop thread): read
+    /// the entries (PulseAudio), write the cleaned ones, then drop the dirty
+    /// keys it repaired from the journal.
+    private func repairScheduledKeys() {
+        let keys = keysToRepair
+        keysToRepair = []
+        let journal = holds.journal
+        let repairs = (journal.dirtyKeys + journal.streams.compactMap(\.keyRepair)).filter { keys.contains($0.key) }
+        guard !repairs.isEmpty else { return }
+        let dirty = Set(journal.dirtyKeys.map(\.key)).intersection(keys)
+        let finish: () -> Void = { [unowned self] in
+            guard !dirty.isEmpty else { return }
+            holds.record { $0.dirtyKeys.removeAll { dirty.contains($0.key) } }
+        }
+        let write: ([PARestoreEntry]) -> Void = { [unowned self] entries in
+            guard !entries.isEmpty else { return finish() }
+            issue(PASuccessRequest { ok, _, _ in if ok { finish() } }) { context.writeStreamRestore(entries, $0) }
+        }
+        switch restoreDatabase {
+        case .none:
+            return
+        case .writeOnly:
+            // Only dirty keys: a held stream's entry is written again by
+            // WirePlumber on its next parameter change anyway.
+            write(HoldRepair.entries(for: repairs.filter { dirty.contains($0.key) }, current: nil))
+        case .readable:
+            var current: [PARestoreEntry] = []
+            issue(PAListRequest<PARestoreEntry>(
+                onItem: { current.append($0) },
+                onEnd: { ok in if ok { write(HoldRepair.entries(for: repairs, current: current)) } })
+            ) { context.readStreamRestore($0) }
+        }
+    }
+}
+
+extension HoldJournal {
+    /// Holds the stream `info` describes: a new record with what it has now,
+    /// or the existing one; then `change` says what we change on it.
+    mutating func hold(_ info: PASinkInputInfo, _ change: (inout HeldStream) -> Void) {
+        if let n = streams.firstIndex(where: { $0.index == info.index }) {
+            change(&streams[n])
+            return
+        }
+        var stream = HeldStream(
+            index: info.index, identity: StreamIdentity(info), restoreKey: info.restoreKey, channelMap: info.channelMap,
+            original: StreamLevels(muted: info.muted, volume: info.volume.channels), mutedByUs: false, duckedTo: nil)
+        change(&stream)
+        streams.append(stream)
+    }
+
+    /// Applies `change` to a held stream and forgets it once we hold nothing on it.
+    mutating func release(_ index: UInt32, _ change: (inout HeldStream) -> Void) {
+        guard let n = streams.firstIndex(where: { $0.index == index }) else { return }
+        change(&streams[n])
+        if !streams[n].isHeld { streams.remove(at: n) }
+    }
+}
