@@ -1,29 +1,21 @@
 import Dispatch
 import Foundation
-import SoundBackend
+import SoundSession
 import Synchronization
 
 /// The engine's event thread (`SoundEngine-evt`): the one thread that runs
 /// game callbacks, posts notifications and feeds ``SoundEngine/events()``.
 ///
-/// Producers (the backend's mainloop thread, game threads calling the engine)
-/// only append to an inbox and signal; they never run game code. The thread
-/// also polls the mixer's render → control event ring every ``pollMilliseconds``,
+/// Producers (the session thread, game threads calling the engine) only
+/// append to an inbox and signal; they never run game code. The thread also
+/// polls the mixer's render → control event ring every ``pollMilliseconds``,
 /// because the render thread itself never signals anything.
 final class EventDispatcher: @unchecked Sendable {
     // @unchecked: `thread` and `threadID` are written once in start() before
     // any other thread can see them; everything else mutable is in Mutexes.
 
-    /// What can arrive in the inbox.
-    enum Inbound: Sendable {
-        /// Something to tell the game.
-        case session(SessionEvent)
-        /// Something the backend saw; the engine decides what it means.
-        case backend(BackendEvent)
-    }
-
     private struct Inbox {
-        var pending: [Inbound] = []
+        var pending: [SessionEvent] = []
         var stopping = false
     }
 
@@ -45,8 +37,8 @@ final class EventDispatcher: @unchecked Sendable {
     /// nothing else wakes the thread.
     let pollMilliseconds = 10
 
-    /// Runs on the event thread for every inbound item, in order.
-    private let handle: @Sendable (Inbound) -> Void
+    /// Runs on the event thread for every event posted, in order.
+    private let handle: @Sendable (SessionEvent) -> Void
     /// Runs on the event thread on every wake-up, to drain the mixer's events.
     private let poll: @Sendable () -> Void
     /// Runs on the event thread once, last: after ``stop()`` was called (when
@@ -54,7 +46,7 @@ final class EventDispatcher: @unchecked Sendable {
     private let finish: @Sendable () -> Void
 
     init(
-        handle: @escaping @Sendable (Inbound) -> Void, poll: @escaping @Sendable () -> Void,
+        handle: @escaping @Sendable (SessionEvent) -> Void, poll: @escaping @Sendable () -> Void,
         finish: @escaping @Sendable () -> Void = {}
     ) {
         self.handle = handle
@@ -76,9 +68,9 @@ final class EventDispatcher: @unchecked Sendable {
         threadID = thread
     }
 
-    /// Queues an item for the event thread. Callable from any thread except
-    /// the render path; never runs game code itself.
-    func post(_ item: Inbound) {
+    /// Queues an event for the game, delivered on the event thread. Callable
+    /// from any thread except the render path; never runs game code itself.
+    func post(_ item: SessionEvent) {
         inbox.withLock { $0.pending.append(item) }
         wake.signal()
     }
@@ -141,7 +133,7 @@ final class EventDispatcher: @unchecked Sendable {
         while !stopping {
             _ = wake.wait(timeout: .now() + .milliseconds(pollMilliseconds))
             poll()
-            let items: [Inbound]
+            let items: [SessionEvent]
             (items, stopping) = inbox.withLock { inbox in
                 defer { inbox.pending.removeAll(keepingCapacity: true) }
                 return (inbox.pending, inbox.stopping)

@@ -57,8 +57,35 @@ public struct PlatformInitSettings: Sendable {
     /// state change. Default 10 s; `nil` keeps the stream running (and the
     /// device awake) forever. Must be at least 100 ms.
     public var idleCorkTimeout: Duration? = .seconds(10)
+    /// How what the session changes on other applications' streams (the
+    /// mutes of a non-mixable category, duckOthers) is given back if the game
+    /// dies holding it (docs/pulseaudio.md, "Nothing left behind").
+    public var crashRepair = CrashRepair()
 
     /// The default settings (same as ``SoundEngine/defaultPlatformInitSettings()``).
+    public init() {}
+}
+
+/// How the engine makes sure a crash never leaves other applications muted
+/// or ducked (docs/pulseaudio.md, "Nothing left behind").
+///
+/// Before it changes another application's stream, the engine writes what
+/// it changes into a journal (`$XDG_RUNTIME_DIR/soundengine/`). If the game
+/// dies holding it, the guardian process gives it back within milliseconds;
+/// if the guardian died too, the next engine to start (of any game) does.
+public struct CrashRepair: Sendable, Hashable {
+    /// Start a guardian process with the first change to another
+    /// application's stream: the game's own executable run again, which a
+    /// constructor of this library turns into the guardian before `main`.
+    /// Default `true`; with `false` (or when SoundEngine is not linked into
+    /// the main executable) a crash is repaired at the next start only.
+    public var guardianProcess = true
+    /// Where the journals live; `nil` (default) is
+    /// `$XDG_RUNTIME_DIR/soundengine` (or `/tmp/soundengine-<uid>`). It must
+    /// be a directory only this user can write.
+    public var journalDirectory: String? = nil
+
+    /// The defaults: a guardian process, journals in `$XDG_RUNTIME_DIR/soundengine`.
     public init() {}
 }
 

@@ -9,17 +9,17 @@ extension SoundEngineInstance {
         mixer.drainEvents { event in
             switch event {
             case .voiceEnded(let voice, _):
-                let (callback, failure) = callbacks.withLock { c in
+                let (callback, failure) = playback.callbacks.withLock { c in
                     (c.voiceEnded.removeValue(forKey: voice), c.voiceFailures.removeValue(forKey: voice))
                 }
                 callback?(failure.map { .failed($0) } ?? .finished)
             case .streamFailed(let voice, let error):
                 log.log(.error, "streamed \(voice) failed: \(error)")
-                callbacks.withLock { c in
+                playback.callbacks.withLock { c in
                     if c.voiceEnded[voice] != nil { c.voiceFailures[voice] = error }
                 }
             case .meter(let bus, let reading):
-                callbacks.withLock { $0.meters[bus] }?(reading)
+                playback.callbacks.withLock { $0.meters[bus] }?(reading)
             case .streamStarved(let voice):
                 log.log(.warning, "streamed \(voice) starved: the decoder fell behind (silence played)")
             case .eventsDropped(let count):
@@ -36,7 +36,7 @@ extension SoundEngineInstance {
     /// `failed` for a stream whose failure was reported), so every completion
     /// runs exactly once, and no new one is taken.
     func completeRemainingVoices() {
-        let remaining = callbacks.withLock { c in
+        let remaining = playback.callbacks.withLock { c in
             defer {
                 c.voiceEnded = [:]
                 c.voiceFailures = [:]

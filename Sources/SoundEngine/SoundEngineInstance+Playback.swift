@@ -21,50 +21,7 @@ extension SoundEngineInstance {
     public func loadSound(
         path: String, streaming: Bool = false, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
     ) throws(SoundEngineError) -> SoundID {
-        try loadSound(path: path, streaming: streaming, loop: loop, quality: quality, markers: [])
-    }
-
-    /// Loads a sound file as ``loadSound(path:streaming:loop:quality:)`` does,
-    /// with a bank sound's markers (seconds in the file's time), which its
-    /// voices report as they cross them, streamed or not (a streamed file's
-    /// markers need its length from the file's header).
-    /// - Throws: as ``loadSound(path:streaming:loop:quality:)``, and
-    ///   `invalidParameter` naming a marker past the end of the file.
-    func loadSound(
-        path: String, streaming: Bool, loop: LoopRegion?, quality: ResamplerQuality = .linear, markers: [BankMarker]
-    ) throws(SoundEngineError) -> SoundID {
-        try checkAlive()
-        /// The markers' frames in a file of `frameCount` frames at `rate`.
-        func markerFrames(rate: Int, frameCount: Int?) throws(SoundEngineError) -> [Int] {
-            var frames: [Int] = []
-            for marker in markers {
-                guard let frameCount else {
-                    throw .invalidParameter(
-                        "marker '\(marker.name)': the length of \(path) is not in its header, and a streamed sound's markers need it")
-                }
-                let frame = Int((marker.time * Double(rate)).rounded(.down))
-                guard frame < frameCount else {
-                    let length = Double(frameCount) / Double(rate)
-                    throw .invalidParameter(
-                        "marker '\(marker.name)' at \(marker.time) s is past the end of \(path) (\(length) s)")
-                }
-                frames.append(frame)
-            }
-            return frames
-        }
-        if streaming {
-            // Refuse a missing or corrupt file now, not at play time.
-            let format = try SoundFileDecoder(path: path).format
-            let frames = try markerFrames(rate: format.sampleRate, frameCount: format.frameCount)
-            let open: AudioSourceOpener = { () throws(SoundEngineError) -> any AudioFrameSource in
-                try SoundFileDecoder(path: path)
-            }
-            return try mixer.loadStream(
-                name: path, quality: quality, markers: frames, frames: format.frameCount, open: open)
-        }
-        let audio = try SoundFileDecoder.decode(path: path)
-        let frames = try markerFrames(rate: audio.sampleRate, frameCount: audio.frameCount)
-        return try mixer.loadSound(audio, name: path, loop: loop, quality: quality, markers: frames)
+        try playback.loadSound(path: path, streaming: streaming, loop: loop, quality: quality)
     }
 
     /// Loads decoded audio already in memory, with `loop` and `quality` as in
@@ -72,14 +29,12 @@ extension SoundEngineInstance {
     public func loadSound(
         _ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
     ) throws(SoundEngineError) -> SoundID {
-        try checkAlive()
-        return try mixer.loadSound(audio, name: name, loop: loop, quality: quality)
+        try playback.loadSound(audio, name: name, loop: loop, quality: quality)
     }
 
     /// Unloads a sound; voices playing it fade out first.
     public func unloadSound(_ sound: SoundID) throws(SoundEngineError) {
-        try checkAlive()
-        try mixer.unloadSound(sound)
+        try playback.unloadSound(sound)
     }
 
     // MARK: Voices
@@ -98,48 +53,32 @@ extension SoundEngineInstance {
         _ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters(),
         completion: (@Sendable (VoiceEnd) -> Void)? = nil
     ) throws(SoundEngineError) -> VoiceID {
-        try checkAlive()
-        // An idle-corked stream is uncorked before play returns (SoundEngineInstance+Idle).
-        defer { wakeFromIdle() }
-        guard let completion else { return try mixer.play(sound, on: bus, parameters) }
-        // Start and register under the callbacks lock: the event thread looks
-        // the voice up under it, so even a voice that ends at once finds its callback.
-        return try callbacks.withLock { c throws(SoundEngineError) -> VoiceID in
-            guard !c.closed else { throw .notInitialized }  // terminate ran the last completions
-            let voice = try mixer.play(sound, on: bus, parameters)
-            c.voiceEnded[voice] = completion
-            return voice
-        }
+        try playback.play(sound, on: bus, parameters, completion: completion)
     }
 
     /// Stops a voice, fading out over `fadeOut` (default: the short de-click fade).
     public func stop(_ voice: VoiceID, fadeOut: Duration = .zero) throws(SoundEngineError) {
-        try checkAlive()
-        try mixer.stop(voice, fadeOutFrames: mixer.frames(fadeOut))
+        try playback.stop(voice, fadeOut: fadeOut)
     }
 
     /// Stops every voice, like Wwise `StopAll`.
     public func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
-        try checkAlive()
-        try mixer.stopAll(fadeOutFrames: mixer.frames(fadeOut))
+        try playback.stopAll(fadeOut: fadeOut)
     }
 
     /// Sets a voice's linear volume (0…16), ramped over `ramp` (`nil`: one quantum).
     public func setVolume(_ voice: VoiceID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
-        try checkAlive()
-        try mixer.setVolume(voice, volume, rampFrames: try frames(ramp, "ramp"))
+        try playback.setVolume(voice, volume, ramp: ramp)
     }
 
     /// Sets a voice's pan (-1 left … 1 right, equal power), ramped over `ramp` (`nil`: one quantum).
     public func setPan(_ voice: VoiceID, _ pan: Float, ramp: Duration? = nil) throws(SoundEngineError) {
-        try checkAlive()
-        try mixer.setPan(voice, pan, rampFrames: try frames(ramp, "ramp"))
+        try playback.setPan(voice, pan, ramp: ramp)
     }
 
     /// Sets a voice's pitch as a playback-rate ratio (2 = an octave up), from the next quantum.
     public func setPitch(_ voice: VoiceID, _ pitch: Double) throws(SoundEngineError) {
-        try checkAlive()
-        try mixer.setPitch(voice, pitch)
+        try playback.setPitch(voice, pitch)
     }
 
     /// Sets a voice's low-pass cut-off in Hz (10…24 000, rounded to 1/8
@@ -147,74 +86,63 @@ extension SoundEngineInstance {
     /// `ramp` (`nil`: one quantum); `nil` cut-off opens the filter. A change
     /// of band crossfades, so nothing clicks.
     public func setLowPass(_ voice: VoiceID, cutoffHz: Float?, ramp: Duration? = nil) throws(SoundEngineError) {
-        try checkAlive()
-        try mixer.setLowPass(voice, cutoffHz: cutoffHz, rampFrames: try frames(ramp, "ramp"))
+        try playback.setLowPass(voice, cutoffHz: cutoffHz, ramp: ramp)
     }
 
     /// Pauses a voice where it is, fading out over `fade` (at least the short de-click).
     public func pause(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
-        try checkAlive()
-        try mixer.pause(voice, fadeFrames: try frames(fade, "fade") ?? 0)
+        try playback.pause(voice, fade: fade)
     }
 
     /// Resumes a paused voice, fading in over `fade` (at least the short de-click).
     public func resume(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
-        try checkAlive()
-        try mixer.resume(voice, fadeFrames: try frames(fade, "fade") ?? 0)
+        try playback.resume(voice, fade: fade)
     }
 
     /// Whether a voice is still playing (or paused) rather than ended.
-    public func isPlaying(_ voice: VoiceID) -> Bool { mixer.isActive(voice) }
+    public func isPlaying(_ voice: VoiceID) -> Bool {
+        playback.isPlaying(voice)
+    }
 
     // MARK: Buses
 
     /// Creates a bus under `parent`.
     public func createBus(name: String, parent: BusID = .master) throws(SoundEngineError) -> BusID {
-        try checkAlive()
-        return try mixer.createBus(name: name, parent: parent)
+        try playback.createBus(name: name, parent: parent)
     }
 
     /// The bus created with `name`, if any (`"master"` is the master bus).
-    public func bus(named name: String) -> BusID? { mixer.bus(named: name) }
+    public func bus(named name: String) -> BusID? {
+        playback.bus(named: name)
+    }
 
     /// Sets a bus's linear volume, ramped over `ramp` (`nil`: one quantum).
     public func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
-        try checkAlive()
-        try mixer.setBusVolume(bus, volume, rampFrames: try frames(ramp, "ramp"))
+        try playback.setBusVolume(bus, volume, ramp: ramp)
     }
 
     /// Mutes or unmutes a bus, ramped over `ramp` (`nil`: one quantum).
     public func setBus(_ bus: BusID, muted: Bool, ramp: Duration? = nil) throws(SoundEngineError) {
-        try checkAlive()
-        try mixer.setBusMuted(bus, muted, rampFrames: try frames(ramp, "ramp"))
+        try playback.setBus(bus, muted: muted, ramp: ramp)
     }
 
     /// Marks a bus "mute for background music" (Wwise's bus property): it
     /// fades to silence while another app plays music (iOS's secondary-audio hint).
     public func setBus(_ bus: BusID, mutedForBackgroundMusic: Bool) throws(SoundEngineError) {
-        try checkAlive()
-        try mixer.setBusMutedForBackgroundMusic(bus, mutedForBackgroundMusic)
+        try playback.setBus(bus, mutedForBackgroundMusic: mutedForBackgroundMusic)
     }
 
-    /// A duration in frames at the mix rate, checked by
-    /// ``Mixer/frames(_:checking:)``; `nil` stays `nil` (the call's default).
-    func frames(_ duration: Duration?, _ what: String) throws(SoundEngineError) -> Int? {
-        guard let duration else { return nil }
-        return try mixer.frames(duration, checking: what)
-    }
 
     /// The bus's latest peak and RMS reading (any thread; polled).
-    public func meter(_ bus: BusID) -> BusMeter { mixer.meter(bus) }
+    public func meter(_ bus: BusID) -> BusMeter {
+        playback.meter(bus)
+    }
 
     /// Calls `callback` with the bus's peak and RMS at the end of every
     /// metering window (Wwise `RegisterBusMeteringCallback`), on the engine's
     /// event thread; `nil` stops it.
     public func setBusMeterCallback(_ bus: BusID, _ callback: (@Sendable (BusMeter) -> Void)?) throws(SoundEngineError) {
-        try checkAlive()
-        try callbacks.withLock { c throws(SoundEngineError) in
-            try mixer.setBusMeterEvents(bus, callback != nil)
-            c.meters[bus] = callback
-        }
+        try playback.setBusMeterCallback(bus, callback)
     }
 
     /// Mixer and output counters.

@@ -33,7 +33,7 @@ import Testing
 
     /// Callbacks the engine still holds for voices (none once all have ended).
     static func registered(_ engine: SoundEngineInstance) -> Int {
-        engine.callbacks.withLock { $0.voiceEnded.count + $0.voiceFailures.count }
+        engine.playback.callbacks.withLock { $0.voiceEnded.count + $0.voiceFailures.count }
     }
 
     /// Renders and lets the event thread poll a few times more: a late

@@ -127,7 +127,8 @@ import Testing
         #expect(recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 > 0.2 } }.met)
         try engine.suspend()
         #expect(engine.status == .paused(.suspendedByGame(renderAnyway: false)))
-        #expect(try server.sinkInputs().first { $0.properties["application.name"] == "SoundEngine engine test" }?.corked == true)
+        // The call returns at once; the session thread fades, then corks.
+        #expect(eventually { (try? server.sinkInputs().first { $0.properties["application.name"] == "SoundEngine engine test" }?.corked == true) == true })
         try recorder.discardBacklog()
         #expect(recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 < 1e-5 } }.met)
         try engine.wakeupFromSuspend()
@@ -151,7 +152,8 @@ import Testing
         #expect(recorder.waitForLevel(windows: 4) { $0.allSatisfy { $0 > 0.2 } }.met)
         try engine.suspend(renderAnyway: true)
         #expect(engine.status == .paused(.suspendedByGame(renderAnyway: true)))
-        #expect(try server.sinkInputs().first { $0.properties["application.name"] == "SoundEngine engine test" }?.corked == true)
+        // The call returns at once; the session thread fades, then corks.
+        #expect(eventually { (try? server.sinkInputs().first { $0.properties["application.name"] == "SoundEngine engine test" }?.corked == true) == true })
         try recorder.discardBacklog()
         let corked = recorder.waitForLevel(windows: 2) { $0.allSatisfy { $0 < 1e-5 } }
         #expect(corked.met, "the speaker still plays after the suspend: \(corked.rms)")
@@ -168,8 +170,10 @@ import Testing
     @Test func plainSuspendHoldsVoicesButKeepsTakingCommands() throws {
         let live = try LiveEngine()
         defer { live.stop() }
-        let engine = live.engine
+        let (server, engine) = (live.server, live.engine)
         try engine.suspend()
+        // The call returns at once; the session thread fades, then corks.
+        #expect(eventually { (try? server.sinkInputs().first { $0.properties["application.name"] == "SoundEngine engine test" }?.corked) == true })
         let quanta = engine.statistics.mixer.quantaRendered
         let sound = try engine.loadSound(sine(amplitude: 0.1, seconds: 0.01), name: "blip")
         // More voices than there are slots, in batches: stopped voices must
@@ -189,9 +193,13 @@ import Testing
         let (server, engine, recorder) = (live.server, live.engine, live.recorder)
         try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), VoiceParameters(loop: true))
         try engine.changeAudioSessionProperties(SessionConfiguration(category: .playback))
-        let roles = try server.sinkInputs().filter { $0.properties["application.name"] == "SoundEngine engine test" }
-            .map { $0.properties["media.role"] }
-        #expect(roles == ["music"])
+        // The call returns at once; the session thread swaps the stream.
+        var roles: [String?] = []
+        #expect(eventually {
+            roles = (try? server.sinkInputs().filter { $0.properties["application.name"] == "SoundEngine engine test" }
+                .map { $0.properties["media.role"] }) ?? []
+            return roles == ["music"]
+        }, "\(roles)")
         try recorder.discardBacklog()
         let swapped = recorder.waitForLevel(windows: 6) { $0.allSatisfy { $0 > 0.2 } }
         #expect(swapped.met, "the voice did not keep playing across the swap: \(swapped.rms)")

@@ -64,13 +64,15 @@ final class AllocationCountingBackend: AudioBackend, @unchecked Sendable {
     deinit { wrapped.deallocate() }
 
     func open(_ configuration: BackendConfiguration, render: RenderEntry, events: @escaping BackendEventHandler)
-        throws(SoundEngineError) -> GrantedStream
+        throws(SoundEngineError) -> ServerDescription
     {
         wrapped.initialize(to: CountingRender(entry: render, slot: slot))
         return try inner.open(configuration, render: RenderEntry(function: countingRender, context: wrapped), events: events)
     }
     func setPaused(_ paused: Bool) throws(SoundEngineError) { try inner.setPaused(paused) }
-    func perform(_ action: SessionAction) throws(SoundEngineError) { try inner.perform(action) }
+    func perform(_ action: ServerAction) throws(SoundEngineError) { try inner.perform(action) }
+    var grantedStream: GrantedStream? { inner.grantedStream }
+    func reconnect() { inner.reconnect() }
     func readCapture(into buffer: UnsafeMutableBufferPointer<Float>) -> Int { inner.readCapture(into: buffer) }
     func close() { inner.close() }
     var statistics: BackendStatistics { inner.statistics }

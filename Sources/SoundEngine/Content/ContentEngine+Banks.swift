@@ -41,7 +41,7 @@ extension ContentEngine {
     /// Decodes (or registers for streaming) every sound file once; on a
     /// failure, unloads what it loaded and throws.
     private func decodeSounds(of bank: Bank) throws(SoundEngineError) -> [ContentID: SoundID] {
-        let instance = try instance()
+        try playback.checkAlive()
         var loaded: [String: SoundID] = [:]  // one mixer sound per file and way of playing it
         var sounds: [ContentID: SoundID] = [:]
         for sound in bank.sounds.values.sorted(by: { $0.name < $1.name }) {
@@ -51,7 +51,7 @@ extension ContentEngine {
                 continue
             }
             do {
-                let id = try instance.loadSound(
+                let id = try playback.loadSound(
                     path: sound.file, streaming: sound.stream, loop: sound.loop ? .whole : nil,
                     markers: sound.markers)
                 loaded[key] = id

@@ -127,7 +127,6 @@ extension ContentEngine {
     ) {
         var picks: [Pick] = []
         resolve(object, on: gameObject, Pick.root, depth: 0, into: &picks, &s)
-        guard let instance = owner.value else { return }
         let now = ContinuousClock.now
         for pick in picks {
             guard let bus = s.buses[ContentID(pick.sound.bus)] else {
@@ -145,7 +144,7 @@ extension ContentEngine {
             let parameters = ContentVoices.parameters(
                 target, sound: pick.sound, fadeIn: fadeIn, start: start)
             do {
-                v.voice = try instance.play(pick.mixerSound, on: bus.bus, parameters) { [weak self] _ in
+                v.voice = try playback.play(pick.mixerSound, on: bus.bus, parameters) { [weak self] _ in
                     self?.voiceEnded(token)
                 }
             } catch {

@@ -21,24 +21,18 @@ final class ContentEngine: Sendable {
     /// cannot interleave with another bank change.
     let bankChanges = ControlLock(())
     let timers = DispatchQueue(label: "SoundEngine-content")
-    let mixer: Mixer
-    let owner: WeakBox<SoundEngineInstance>
+    /// What the content engine plays through (shared with the public API).
+    let playback: Playback
+    var mixer: Mixer { playback.mixer }
     let log: any SoundLogger
 
     /// How often gradual changes are re-sent to the mixer, and the ramp each
     /// send uses: about one game frame, so moves sound continuous.
     static let tick: Duration = .milliseconds(16)
 
-    init(mixer: Mixer, owner: WeakBox<SoundEngineInstance>, log: any SoundLogger) {
-        self.mixer = mixer
-        self.owner = owner
+    init(playback: Playback, log: any SoundLogger) {
+        self.playback = playback
         self.log = log
-    }
-
-    /// The instance, or `notInitialized` once it is gone.
-    func instance() throws(SoundEngineError) -> SoundEngineInstance {
-        guard let instance = owner.value else { throw .notInitialized }
-        return instance
     }
 
     /// Runs `body` under the lock, refusing after terminate; then refreshes

@@ -114,9 +114,6 @@ extension SoundEngineInstance {
         _ event: String, on object: GameObjectID, callback: (@Sendable (EventCallback) -> Void)? = nil
     ) throws(SoundEngineError) -> PlayingID {
         try checkAlive()
-        // An idle-corked stream is uncorked here, before the content lock
-        // is taken, so other threads' content calls never wait for the server.
-        wakeFromIdle()
         return try content.postEvent(.name(event), on: object, callback: callback)
     }
 
@@ -126,9 +123,6 @@ extension SoundEngineInstance {
         _ event: ContentID, on object: GameObjectID, callback: (@Sendable (EventCallback) -> Void)? = nil
     ) throws(SoundEngineError) -> PlayingID {
         try checkAlive()
-        // An idle-corked stream is uncorked here, before the content lock
-        // is taken, so other threads' content calls never wait for the server.
-        wakeFromIdle()
         return try content.postEvent(.id(event), on: object, callback: callback)
     }
 
