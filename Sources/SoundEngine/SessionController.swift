@@ -84,6 +84,9 @@ final class SessionController: @unchecked Sendable {
         var corkOwed = false
         /// Our stream has been created once (a later failure is a recovery, not a failed start).
         var everCreated = false
+        /// While a batch's immediate part runs: the state changes to announce
+        /// after its notifications.
+        var heldStates: [EngineState]?
     }
 
     let shared: ControlLock<Shared>
@@ -299,6 +302,9 @@ final class SessionController: @unchecked Sendable {
     private func execute(_ outputs: [SessionOutput], pauseFade: Int?) {
         var told: [SessionEvent] = []
         var deferred: [SessionAction] = []
+        // The game hears of the batch's facts before the engine's state
+        // changes they cause (a lost server, then paused).
+        execution.heldStates = []
         for output in outputs {
             switch output {
             case .notification(let event):
@@ -315,6 +321,8 @@ final class SessionController: @unchecked Sendable {
             }
         }
         for event in told { dispatcher.post(event) }
+        for state in execution.heldStates ?? [] { dispatcher.post(.engineState(state)) }
+        execution.heldStates = nil
         for action in deferred { perform(action, pauseFade: pauseFade) }
     }
 
@@ -519,7 +527,12 @@ final class SessionController: @unchecked Sendable {
     private func setState(_ state: EngineState) {
         guard execution.state != state else { return }
         execution.state = state
-        if !execution.terminating { dispatcher.post(.engineState(state)) }
+        guard !execution.terminating else { return }
+        if execution.heldStates != nil {
+            execution.heldStates?.append(state)
+        } else {
+            dispatcher.post(.engineState(state))
+        }
     }
 
     /// Ramps the master gain to 0 over `frames` (one quantum by default),
