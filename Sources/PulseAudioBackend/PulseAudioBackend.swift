@@ -37,9 +37,16 @@ package final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
     private let closedStatistics = ControlLock(BackendStatistics())
     /// Captured input, from the record stream's read callback to `readCapture`.
     private let captureRing: UnsafeMutablePointer<CaptureRing>
+    /// Whether connections wake their control loop through a pipe (else a 10 ms timer; see NoticeWakeup).
+    private let noticePipe: Bool
 
     /// Creates an unconnected backend; ``open(_:render:events:)`` connects.
-    public init() {
+    public convenience init() { self.init(noticePipe: true) }
+
+    /// `noticePipe: false` gives connections no notice pipe, as when `pipe()`
+    /// fails, so the timer fallback runs (its test uses it).
+    init(noticePipe: Bool) {
+        self.noticePipe = noticePipe
         captureRing = .allocate(capacity: 1)
         captureRing.initialize(to: CaptureRing(minimumCapacity: 1 << 17))
     }
@@ -83,7 +90,7 @@ package final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
     ) -> Connection {
         Connection(
             configuration: configuration, render: render, events: events, captureRing: captureRing,
-            onLost: { [weak reconnector] in reconnector?.wake() })
+            noticePipe: noticePipe, onLost: { [weak reconnector] in reconnector?.wake() })
     }
 
     public func setPaused(_ paused: Bool) throws(SoundEngineError) {
@@ -370,11 +377,11 @@ private final class Connection {
     /// (`SoundEngine-ctl`) that runs the server model (subscription,
     /// introspection, moves and mutes of streams by index) and turns the
     /// playback side's notices into events. Its lock guards `controlContext`,
-    /// `model` and `noticeWatch`. Lock order: the playback lock, then this one.
+    /// `model` and `noticeWakeup`. Lock order: the playback lock, then this one.
     var controlLoop: PAMainloop?
     var controlContext: PAContext?
     var model: ServerModel?
-    var noticeWatch: OpaquePointer?
+    var noticeWakeup: NoticeWakeup?
     /// Playback loop → control loop, lock-free (plain memory, freed in deinit).
     let notices: UnsafeMutablePointer<StreamNoticeRing>
     var snapshot = SystemSnapshot()
@@ -395,7 +402,7 @@ private final class Connection {
 
     init(
         configuration: BackendConfiguration, render: RenderEntry, events: @escaping BackendEventHandler,
-        captureRing: UnsafeMutablePointer<CaptureRing>, onLost: @escaping @Sendable () -> Void
+        captureRing: UnsafeMutablePointer<CaptureRing>, noticePipe: Bool, onLost: @escaping @Sendable () -> Void
     ) {
         self.configuration = configuration
         self.render = render
@@ -403,7 +410,7 @@ private final class Connection {
         self.captureRing = captureRing
         self.onLost = onLost
         notices = .allocate(capacity: 1)
-        notices.initialize(to: StreamNoticeRing())
+        notices.initialize(to: StreamNoticeRing(wakePipe: noticePipe))
         if let explicit = configuration.serverAddress {
             addressTried = explicit
         } else if let env = ProcessInfo.processInfo.environment["PULSE_SERVER"], !env.isEmpty {
@@ -445,8 +452,8 @@ private final class Connection {
         }
         try control.withLock { () throws(SoundEngineError) in
             let ctx = try connectContext(control, deadline: deadline, stateCallback: controlContextStateCallback)
-            if notices.pointee.wakeFD >= 0 {
-                noticeWatch = control.watchReadable(notices.pointee.wakeFD, noticeCallback, userdata)
+            noticeWakeup = NoticeWakeup(wakeFD: notices.pointee.wakeFD, loop: control, context: ctx) { [unowned self] in
+                drainNotices()
             }
             try startModel(control, ctx, ownClient: ownClient, deadline: deadline)
         }
@@ -934,8 +941,8 @@ private final class Connection {
             control.withLock {
                 model?.stop()
                 model = nil
-                if let watch = noticeWatch { control.freeWatch(watch) }
-                noticeWatch = nil
+                noticeWakeup?.free()
+                noticeWakeup = nil
                 discardContext(of: control)
             }
             control.stop()
@@ -1049,14 +1056,6 @@ private func streamEventCallback(
 
 private func controlContextStateCallback(_ context: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
     Connection.from(userdata)?.controlContextStateChanged()
-}
-
-/// The notice pipe is readable: drain the ring (control loop thread).
-private func noticeCallback(
-    _ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: OpaquePointer?, _ fd: Int32, _ flags: pa_io_event_flags_t,
-    _ userdata: UnsafeMutableRawPointer?
-) {
-    Connection.from(userdata)?.drainNotices()
 }
 
 /// Runs once on the mainloop thread: asks for SCHED_RR at the requested
