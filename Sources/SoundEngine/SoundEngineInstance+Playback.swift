@@ -28,10 +28,13 @@ extension SoundEngineInstance {
     /// with a bank sound's markers (seconds in the file's time), which its
     /// voices report as they cross them, streamed or not (a streamed file's
     /// markers need its length from the file's header).
+    /// A streamed sound with a `folder` is opened beneath it, through no
+    /// symbolic link, at load and by every voice (``SoundFolder``).
     /// - Throws: as ``loadSound(path:streaming:loop:quality:)``, and
     ///   `invalidParameter` naming a marker past the end of the file.
     func loadSound(
-        path: String, streaming: Bool, loop: LoopRegion?, quality: ResamplerQuality = .linear, markers: [BankMarker]
+        path: String, streaming: Bool, loop: LoopRegion?, quality: ResamplerQuality = .linear, markers: [BankMarker],
+        folder: SoundFolder? = nil
     ) throws(SoundEngineError) -> SoundID {
         try checkAlive()
         /// The markers' frames in a file of `frameCount` frames at `rate`.
@@ -54,10 +57,10 @@ extension SoundEngineInstance {
         }
         if streaming {
             // Refuse a missing or corrupt file now, not at play time.
-            let format = try SoundFileDecoder(path: path).format
+            let format = try SoundFileDecoder(path: path, in: folder).format
             let frames = try markerFrames(rate: format.sampleRate, frameCount: format.frameCount)
             let open: AudioSourceOpener = { () throws(SoundEngineError) -> any AudioFrameSource in
-                try SoundFileDecoder(path: path)
+                try SoundFileDecoder(path: path, in: folder)
             }
             return try mixer.loadStream(
                 name: path, quality: quality, markers: frames, frames: format.frameCount, open: open)
