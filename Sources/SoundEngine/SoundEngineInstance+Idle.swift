@@ -4,15 +4,17 @@ import Synchronization
 /// Idle corking (issue 8, item 6): a stream that keeps running with nothing
 /// to play wakes the render thread every few milliseconds forever and keeps
 /// the sink from suspending (the Godot complaint in peer-backends section 3).
-/// After ``PlatformInitSettings/idleCorkTimeout`` with no voice, the engine
-/// corks the stream and holds the mixer on its clock; `play` uncorks it
+/// After ``PlatformInitSettings/idleCorkTimeout`` with no voice (and no
+/// delayed content action waiting for the mixer clock), the engine corks
+/// the stream and holds the mixer on its clock; `play` uncorks it
 /// before returning. The game's view (``SoundEngineInstance/status``) stays
 /// `running`: this is the engine's business, not a pause.
 extension SoundEngineInstance {
     /// Event thread, every poll: corks the stream once it has been idle long enough.
     func checkIdle() {
         guard let timeout = platformSettings.idleCorkTimeout else { return }
-        let playing = mixer.statistics.voicesActive > 0
+        // A delayed content action waits for the mixer clock, which idling would hold.
+        let playing = mixer.statistics.voicesActive > 0 || content.waitsForMixerClock
         if idleCorked.load(ordering: .acquiring) {
             // A voice queued while the cork was being made (its play saw no
             // cork yet): the clock has started it meanwhile; uncork now.
@@ -33,7 +35,7 @@ extension SoundEngineInstance {
         _ = try? withControl { c in
             // Re-checked on the control path: a play or a pause may have come first.
             guard c.state == .running, !idleCorked.load(ordering: .acquiring),
-                mixer.statistics.voicesActive == 0
+                mixer.statistics.voicesActive == 0, !content.waitsForMixerClock
             else { return }
             do {
                 try backend.setPaused(true)
