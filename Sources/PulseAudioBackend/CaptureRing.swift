@@ -12,6 +12,15 @@ import Synchronization
 /// (between its load of `read` and its releasing store of `written`) and read
 /// only by the one consumer (between its acquiring load of `written` and its
 /// store of `read`): the atomics order every access.
+///
+/// Each index has one writer: `written` the producer, `read` the consumer,
+/// `discardUpTo` the control side (which opens capture streams, under the
+/// backend's lock). A discard is a request: ``discard()`` records how far
+/// the producer had written, and the consumer skips to there on its next
+/// ``read(into:channels:)``. (When the control side stored `read` itself, a
+/// consumer mid-read stored its own older value over it — samples read
+/// twice — or the producer refilled slots the consumer was still copying.)
+/// Until that next read the discarded samples keep their room in the ring.
 struct CaptureRing: ~Copyable {
     /// Capacity in samples (a power of two).
     let capacity: Int
@@ -19,6 +28,9 @@ struct CaptureRing: ~Copyable {
     /// Samples ever written (producer) and read (consumer).
     private let written = Atomic<Int>(0)
     private let read = Atomic<Int>(0)
+    /// The consumer skips every sample before this (`written` as
+    /// ``discard()`` saw it); only grows, as `written` does.
+    private let discardUpTo = Atomic<Int>(0)
 
     init(minimumCapacity: Int) {
         var n = 1024
@@ -53,9 +65,14 @@ struct CaptureRing: ~Copyable {
     /// Consumer: moves up to `buffer.count` samples (whole frames) into
     /// `buffer`; returns the samples moved.
     func read(into buffer: UnsafeMutableBufferPointer<Float>, channels: Int) -> Int {
-        let r = read.load(ordering: .relaxed)  // relaxed: only this thread stores it
+        var r = read.load(ordering: .relaxed)  // relaxed: only this thread stores it
+        // acquiring: pairs with discard()'s releasing store, so the load of
+        // `written` below sees at least the value discard() read.
+        let skipTo = discardUpTo.load(ordering: .acquiring)
         // acquiring: pairs with the producer's releasing store.
         let w = written.load(ordering: .acquiring)
+        // Honour a discard: skip what was written before it (never past `w`).
+        r = max(r, min(skipTo, w))
         var n = min(w - r, buffer.count)
         n -= n % max(channels, 1)
         for i in 0..<n { buffer[i] = storage[(r + i) & (capacity - 1)] }
@@ -64,8 +81,14 @@ struct CaptureRing: ~Copyable {
         return n
     }
 
-    /// Consumer: forgets everything waiting (a new capture stream starts fresh).
+    /// Control side (not the consumer, not the producer): forgets everything
+    /// written so far (a new capture stream starts fresh). The consumer
+    /// skips it on its next read; samples written after this are kept.
     func discard() {
-        read.store(written.load(ordering: .acquiring), ordering: .releasing)
+        // acquiring: pairs with the producer's releasing store of `written`,
+        // so what this saw is ordered before the store below.
+        let w = written.load(ordering: .acquiring)
+        // releasing: pairs with the consumer's acquiring load in read(into:channels:).
+        discardUpTo.store(w, ordering: .releasing)
     }
 }

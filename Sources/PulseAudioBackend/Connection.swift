@@ -45,12 +45,12 @@ final class Connection {
     /// (`SoundEngine-ctl`) that runs the server model (subscription,
     /// introspection, moves and mutes of streams by index), turns the
     /// playback side's notices into events and watches for a stalled stream.
-    /// Its lock guards `controlContext`, `model`, `noticeWatch`, `watchdog`
+    /// Its lock guards `controlContext`, `model`, `noticeWakeup`, `watchdog`
     /// and `deviceSuspended`.
     var controlLoop: PAMainloop?
     var controlContext: PAContext?
     var model: ServerModel?
-    var noticeWatch: OpaquePointer?
+    var noticeWakeup: NoticeWakeup?
     var watchdog: StallWatchdog?
     /// Whether the device under our stream is suspended (a suspended device
     /// requests nothing: not a stall). Control loop.
@@ -70,7 +70,7 @@ final class Connection {
     init(
         configuration: BackendConfiguration, render: RenderEntry, events: @escaping BackendEventHandler,
         captureRing: UnsafeMutablePointer<CaptureRing>, status: UnsafeMutablePointer<BackendStatus>,
-        holds: HoldBook, onLost: @escaping @Sendable () -> Void
+        holds: HoldBook, noticePipe: Bool = true, onLost: @escaping @Sendable () -> Void
     ) {
         self.configuration = configuration
         self.render = render
@@ -80,7 +80,7 @@ final class Connection {
         self.holds = holds
         self.onLost = onLost
         notices = .allocate(capacity: 1)
-        notices.initialize(to: StreamNoticeRing())
+        notices.initialize(to: StreamNoticeRing(wakePipe: noticePipe))
         addressTried = Self.describeAddress(configuration.serverAddress)
     }
 
@@ -130,8 +130,9 @@ final class Connection {
         serverInfo = info
         let echo = try control.withLock { () throws(SoundEngineError) -> Bool in
             let ctx = try connectContext(control, deadline: deadline, stateCallback: controlContextStateCallback)
-            noticeWatch = notices.pointee.wakeFD >= 0
-                ? control.watchReadable(notices.pointee.wakeFD, noticeCallback, userdata) : nil
+            noticeWakeup = NoticeWakeup(wakeFD: notices.pointee.wakeFD, loop: control, context: ctx) { [unowned self] in
+                drainNotices()
+            }
             let model = try startModel(control, ctx, ownClient: ownClient, server: info, deadline: deadline)
             watchdog = StallWatchdog(connection: self, context: ctx, mainloop: control)
             return model.echoCancellationAvailable
@@ -247,8 +248,8 @@ final class Connection {
                 watchdog = nil
                 model?.stop()
                 model = nil
-                if let watch = noticeWatch { control.freeWatch(watch) }
-                noticeWatch = nil
+                noticeWakeup?.free()
+                noticeWakeup = nil
                 discardContext(of: control)
             }
             control.stop()

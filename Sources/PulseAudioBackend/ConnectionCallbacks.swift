@@ -38,14 +38,6 @@ func controlContextStateCallback(_ context: OpaquePointer?, _ userdata: UnsafeMu
     Connection.from(userdata)?.controlContextStateChanged()
 }
 
-/// The notice pipe is readable: drain the ring (control loop thread).
-func noticeCallback(
-    _ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: OpaquePointer?, _ fd: Int32, _ flags: pa_io_event_flags_t,
-    _ userdata: UnsafeMutableRawPointer?
-) {
-    Connection.from(userdata)?.drainNotices()
-}
-
 /// Runs once on the mainloop thread: asks for SCHED_RR at the requested
 /// priority. Refusal (EPERM without privilege or rtkit) leaves the thread as
 /// it was; the result is reported in `GrantedStream.realtimePriority`.

@@ -254,6 +254,13 @@ struct PAServerInfo: Sendable, Hashable {
         cookie = i.cookie
     }
 
+    /// A description made up (tests).
+    init(serverName: String, serverVersion: String = "", cookie: UInt32 = 0) {
+        self.serverName = serverName
+        self.serverVersion = serverVersion
+        self.cookie = cookie
+    }
+
     /// Whether the server is PipeWire's pipewire-pulse (`PulseAudio (on PipeWire …)`).
     var isPipeWire: Bool { serverName.contains("PipeWire") }
 }

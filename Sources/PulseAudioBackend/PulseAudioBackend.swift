@@ -44,9 +44,16 @@ package final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
     private let captureRing: UnsafeMutablePointer<CaptureRing>
     /// Counters and published state, for the getters (see ``BackendStatus``).
     private let status: UnsafeMutablePointer<BackendStatus>
+    /// Whether connections wake their control loop through a pipe (else a 10 ms timer; see NoticeWakeup).
+    private let noticePipe: Bool
 
     /// Creates an unconnected backend; ``open(_:render:events:)`` connects.
-    public init() {
+    public convenience init() { self.init(noticePipe: true) }
+
+    /// `noticePipe: false` gives connections no notice pipe, as when `pipe()`
+    /// fails, so the timer fallback runs (its test uses it).
+    init(noticePipe: Bool) {
+        self.noticePipe = noticePipe
         captureRing = .allocate(capacity: 1)
         captureRing.initialize(to: CaptureRing(minimumCapacity: 1 << 17))
         status = .allocate(capacity: 1)
@@ -97,7 +104,7 @@ package final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
     ) -> Connection {
         Connection(
             configuration: configuration, render: render, events: events, captureRing: captureRing, status: status,
-            holds: holds, onLost: { [weak reconnector] in reconnector?.wake() })
+            holds: holds, noticePipe: noticePipe, onLost: { [weak reconnector] in reconnector?.wake() })
     }
 
     public func setPaused(_ paused: Bool) throws(SoundEngineError) {

@@ -117,8 +117,9 @@ final class ServerModel {
     /// Coalescing: the timer armed by the first event of a burst.
     var flushTimer: PATimerBox?
     var burstStart: ContinuousClock.Instant?
-    /// Device queries whose answers the flush should wait for (a little).
-    var deviceQueriesInFlight = 0
+    /// Device queries whose answers the flush should wait for (a little);
+    /// only ``issueDeviceQuery(onItem:onEnd:_:)`` changes it.
+    private(set) var deviceQueriesInFlight = 0
 
     var subscriber: PASubscriber?
 
@@ -227,8 +228,33 @@ final class ServerModel {
         requests.issue(request, call)
     }
 
+    /// Issues a query whose answer the coalescing flush waits for (a device,
+    /// every device, the server's defaults): counted in
+    /// ``deviceQueriesInFlight`` until its last answer, and not at all when
+    /// libpulse refuses it (a context no longer ready, the model stopped) —
+    /// else every later flush would wait the whole ``coalescingLimit``.
+    /// Returns false when refused.
+    @discardableResult
+    func issueDeviceQuery<Info>(
+        onItem: @escaping (Info) -> Void, onEnd: @escaping (Bool) -> Void = { _ in },
+        _ call: (PAListRequest<Info>) -> PAOperation?
+    ) -> Bool {
+        deviceQueriesInFlight += 1
+        let request = PAListRequest<Info>(onItem: onItem, onEnd: { [unowned self] ok in
+            deviceQueriesInFlight -= 1
+            onEnd(ok)
+        })
+        guard issue(request, call) else {
+            deviceQueriesInFlight -= 1
+            return false
+        }
+        return true
+    }
+
     // MARK: - Subscription (mainloop thread)
 
+    /// One subscription event (the subscribe callback; a test may call it to
+    /// stand for the server).
     func handle(_ facility: PASubscriptionFacility, _ kind: PASubscriptionKind, _ index: UInt32) {
         guard !stopped else { return }
         switch facility {
@@ -260,11 +286,7 @@ final class ServerModel {
             }
         case .server:
             deviceChanged()
-            deviceQueriesInFlight += 1
-            issue(PAListRequest<PAServerInfo>(
-                onItem: { [unowned self] in serverInfo($0) },
-                onEnd: { [unowned self] _ in deviceQueriesInFlight -= 1 })
-            ) { context.getServerInfo($0) }
+            issueDeviceQuery(onItem: { [unowned self] in serverInfo($0) }) { context.getServerInfo($0) }
         case .module:
             if kind == .remove {
                 modules[index] = nil
@@ -300,14 +322,9 @@ final class ServerModel {
 
     func queryDevice(_ index: UInt32, output: Bool) {
         deviceChanged()
-        deviceQueriesInFlight += 1
-        let request = PAListRequest<PADeviceInfo>(
-            onItem: { [unowned self] info in
-                if output { sinks[info.index] = info } else { sources[info.index] = info }
-            },
-            onEnd: { [unowned self] _ in deviceQueriesInFlight -= 1 })
-        let ok = issue(request) { output ? context.getSinks(index, $0) : context.getSources(index, $0) }
-        if !ok { deviceQueriesInFlight -= 1 }
+        issueDeviceQuery(onItem: { [unowned self] (info: PADeviceInfo) in
+            if output { sinks[info.index] = info } else { sources[info.index] = info }
+        }) { output ? context.getSinks(index, $0) : context.getSources(index, $0) }
     }
 
     /// Re-reads every sink and source (after a card change); devices the
@@ -316,16 +333,13 @@ final class ServerModel {
         deviceChanged()
         for output in [true, false] {
             var fresh: [UInt32: PADeviceInfo] = [:]
-            deviceQueriesInFlight += 1
-            let request = PAListRequest<PADeviceInfo>(
-                onItem: { fresh[$0.index] = $0 },
+            issueDeviceQuery(
+                onItem: { (info: PADeviceInfo) in fresh[info.index] = info },
                 onEnd: { [unowned self] ok in
-                    deviceQueriesInFlight -= 1
                     guard ok else { return }
                     if output { sinks = fresh } else { sources = fresh }
-                })
-            let ok = issue(request) { output ? context.getSinks(nil, $0) : context.getSources(nil, $0) }
-            if !ok { deviceQueriesInFlight -= 1 }
+                }
+            ) { output ? context.getSinks(nil, $0) : context.getSources(nil, $0) }
         }
     }
 

@@ -34,7 +34,9 @@ enum StreamNotice: UInt8, BitwiseCopyable {
 /// store, and writes one byte to a non-blocking pipe (one system call that
 /// cannot block; a full pipe is already readable, so the byte may be lost). A full ring drops the notice and counts it; at 256 slots
 /// and a control loop that drains in microseconds, that takes a burst of
-/// server events no server produces.
+/// server events no server produces. Without a pipe (`pipe()` failed, or
+/// `wakePipe: false`) the control loop drains the ring every 10 ms instead
+/// (``NoticeWakeup``).
 ///
 /// Plain memory (no class reference, so no reference counting on the render
 /// thread): the Connection allocates one and frees it after both loops stopped.
@@ -52,16 +54,18 @@ struct StreamNoticeRing: ~Copyable {
     /// Notices dropped because the ring was full (relaxed: a counter).
     let dropped = Atomic<UInt64>(0)
     /// The pipe's read end, which the control loop watches, and its write
-    /// end; -1 when no pipe could be made (then notices wait for the next
-    /// drain of the control loop's own events).
+    /// end; -1 when there is no pipe (then ``NoticeWakeup`` drains the ring
+    /// on a timer).
     let wakeFD: Int32
     private let signalFD: Int32
 
-    init() {
+    /// Makes the ring and, with `wakePipe` (always, but in the test of the
+    /// fallback), its pipe.
+    init(wakePipe: Bool = true) {
         slots = .allocate(capacity: Self.capacity)
         slots.initialize(repeating: Entry(notice: .underflow, value: 0), count: Self.capacity)
         var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
+        if wakePipe, pipe(&fds) == 0 {
             for fd in fds {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -93,7 +97,9 @@ struct StreamNoticeRing: ~Copyable {
         pushed.store(p + 1, ordering: .releasing)
         // write(2) on a non-blocking pipe: no lock, no allocation, never waits
         // (a full pipe is readable already, so the byte may be dropped).
+        // No pipe: the control loop's timer finds the notice.
         let fd = signalFD
+        guard fd >= 0 else { return }
         _unsafePerformance {
             var byte: UInt8 = 1
             _ = write(fd, &byte, 1)
@@ -104,7 +110,7 @@ struct StreamNoticeRing: ~Copyable {
     /// notice pushed so far to `body`, in order.
     func drain(_ body: (StreamNotice, Int32) -> Void) {
         var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        while withUnsafeMutableBytes(of: &bytes, { read(wakeFD, $0.baseAddress, $0.count) }) > 0 {}
+        while wakeFD >= 0, withUnsafeMutableBytes(of: &bytes, { read(wakeFD, $0.baseAddress, $0.count) }) > 0 {}
         var q = popped.load(ordering: .relaxed)  // relaxed: only this thread stores it
         // acquiring: pairs with the producer's releasing store of `pushed`.
         let end = pushed.load(ordering: .acquiring)

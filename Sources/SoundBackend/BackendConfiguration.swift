@@ -70,6 +70,16 @@ package struct BackendConfiguration: Sendable, Hashable {
 /// Maps to PulseAudio's `pa_buffer_attr`: `targetFrames` is `tlength`,
 /// `requestFrames` is `minreq`. See docs/pulseaudio.md for why the defaults
 /// are what they are.
+///
+/// The rule (`PlatformInitSettings.validate()` refuses anything else with
+/// `invalidParameter`), for the 48 kHz values a game gives:
+/// - `requestFrames` is a power of two in ``requestFramesRange`` (64…8192,
+///   1.3…171 ms): pipewire-pulse crackles with quanta that are not powers
+///   of two;
+/// - `targetFrames` is a whole number of requests, at least two, and at
+///   most ``maximumTargetFrames`` (24000, 500 ms).
+///
+/// At another rate ``scaled(toSampleRate:)`` keeps both properties.
 public struct LatencyRequest: Sendable, Hashable, Codable {
     /// Total audio buffered between us and the speaker (`tlength`).
     public var targetFrames: Int
@@ -87,10 +97,51 @@ public struct LatencyRequest: Sendable, Hashable, Codable {
     /// About 10 ms at 48 kHz: opt-in; costs server CPU and is raised to ~16 ms by pipewire-pulse.
     public static let low = LatencyRequest(targetFrames: 512, requestFrames: 128)
 
-    /// Scales a 48 kHz request to another rate, keeping the same duration.
-    public func scaled(toSampleRate rate: Int) -> LatencyRequest {
-        LatencyRequest(
-            targetFrames: max(1, targetFrames * rate / 48_000),
-            requestFrames: max(1, requestFrames * rate / 48_000))
+    /// The `requestFrames` allowed (at 48 kHz), each also a power of two.
+    public static let requestFramesRange = 64...8192
+    /// The largest `targetFrames` allowed (at 48 kHz): 500 ms.
+    public static let maximumTargetFrames = 24_000
+
+    /// Why this (48 kHz) request breaks the rule above, naming the field and
+    /// its value; `nil` when it keeps it. `PlatformInitSettings.validate()` uses it.
+    package var problem: String? {
+        let range = Self.requestFramesRange
+        guard range.contains(requestFrames), requestFrames & (requestFrames - 1) == 0 else {
+            return "requestFrames = \(requestFrames): must be a power of two between \(range.lowerBound) and "
+                + "\(range.upperBound) (frames at 48 kHz)"
+        }
+        guard targetFrames >= 2 * requestFrames, targetFrames % requestFrames == 0 else {
+            return "targetFrames = \(targetFrames): must be a whole number of requests (requestFrames = "
+                + "\(requestFrames)), at least two"
+        }
+        guard targetFrames <= Self.maximumTargetFrames else {
+            return "targetFrames = \(targetFrames): must be at most \(Self.maximumTargetFrames) (500 ms at 48 kHz)"
+        }
+        return nil
     }
+
+    /// Scales a 48 kHz request to another rate, keeping about the same
+    /// duration and the rule's shape: the request becomes the power of two
+    /// nearest to `requestFrames × rate / 48000` (a tie goes up), the target
+    /// the whole number of those requests nearest to its own duration, at
+    /// least two. At 44.1 kHz the default stays 1024 / 256 (23 ms / 5.8 ms);
+    /// at 96 kHz it is 2048 / 512.
+    public func scaled(toSampleRate rate: Int) -> LatencyRequest {
+        // Clamped so that nothing overflows (validated requests are far inside).
+        let bound = 1...(1 << 24)
+        let rate = rate.clamped(to: bound), target = targetFrames.clamped(to: bound)
+        // Exact: the request is `exact / 48000` frames; compared in integers.
+        let exact = requestFrames.clamped(to: bound) * rate
+        var lower = 1
+        while lower * 2 * 48_000 <= exact { lower *= 2 }
+        let nearerUpper = exact >= lower * 48_000 && exact - lower * 48_000 >= lower * 2 * 48_000 - exact
+        let request = nearerUpper ? lower * 2 : lower
+        let perRequest = 48_000 * request
+        let requests = (target * rate + perRequest / 2) / perRequest
+        return LatencyRequest(targetFrames: max(2, requests) * request, requestFrames: request)
+    }
+}
+
+extension Int {
+    fileprivate func clamped(to range: ClosedRange<Int>) -> Int { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
 }

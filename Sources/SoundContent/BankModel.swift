@@ -426,12 +426,19 @@ public struct Bank: Sendable {
     public var stateGroups: [String: BankStateGroup]
     public var switchGroups: [String: BankSwitchGroup]
     public var events: [String: BankEvent]
+    /// Whether its sound files may live outside ``folder``. ``BankParser``
+    /// sets it from ``BankLoadOptions/allowFilesOutsideBankFolder`` (false
+    /// by default); a bank built in code chose its paths itself, so its
+    /// default is true. When false, the engine holds the folder open and
+    /// opens the bank's streamed sounds beneath it, through no symbolic
+    /// link, every time a voice plays them (docs/banks.md).
+    public var allowsFilesOutsideFolder: Bool
 
     public init(
         name: String, folder: String, sounds: [String: BankSound] = [:], containers: [String: BankContainer] = [:],
         buses: [BankBus] = [], attenuations: [String: BankAttenuation] = [:], rtpcs: [String: BankRTPC] = [:],
         stateGroups: [String: BankStateGroup] = [:], switchGroups: [String: BankSwitchGroup] = [:],
-        events: [String: BankEvent] = [:]
+        events: [String: BankEvent] = [:], allowsFilesOutsideFolder: Bool = true
     ) {
         self.name = name
         self.folder = folder
@@ -443,6 +450,7 @@ public struct Bank: Sendable {
         self.stateGroups = stateGroups
         self.switchGroups = switchGroups
         self.events = events
+        self.allowsFilesOutsideFolder = allowsFilesOutsideFolder
     }
 }
 

@@ -96,7 +96,9 @@ public enum BankParser {
             let fields = decoder.object(root, at: .root, what: "a bank", required: ["sounds", "events"],
                                         optional: Array(BankDecoder.sectionKeys.dropFirst(2)))
         else { return nil }
-        var bank = Bank(name: name, folder: decoder.folder)
+        var bank = Bank(
+            name: name, folder: decoder.folder,
+            allowsFilesOutsideFolder: decoder.options.allowFilesOutsideBankFolder)
         for entry in decoder.entries(fields, "sounds", kind: .sound) {
             bank.sounds[entry.name] = decoder.sound(entry.name, entry.node, at: entry.path)
         }

@@ -20,34 +20,69 @@ package final class SoundFileDecoder: AudioFrameSource {
 
     // The SNDFILE handle; owned by this object, closed in deinit.
     private let handle: OpaquePointer
+    // The descriptor libsndfile reads when opened from a ``SoundFolder``
+    // (closed in deinit, after the handle), else -1.
+    private let descriptor: Int32
 
     /// Opens `path` for decoding.
     ///
     /// - Throws: `fileNotFound` when the file does not exist or cannot be read;
     ///   `invalidFile` when libsndfile does not recognise it as audio or its
     ///   header is inconsistent (zero channels, zero rate).
-    public init(path: String) throws(SoundEngineError) {
+    public convenience init(path: String) throws(SoundEngineError) {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw .fileNotFound("sound file '\(path)' does not exist or is not readable")
         }
         var info = SF_INFO()
-        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+        let handle = sf_open(path, Int32(SFM_READ), &info)
+        try self.init(path: path, handle: handle, info: info, descriptor: -1)
+    }
+
+    /// Opens `path` for decoding as ``init(path:)`` does, or, with a
+    /// `folder`, beneath it and through no symbolic link
+    /// (``SoundFolder/openFile(_:)``), decoding from that descriptor
+    /// (`sf_open_fd`): what a bank's streamed sound is opened with each time
+    /// a voice plays it.
+    /// - Throws: as ``init(path:)``; `fileNotFound` naming a link or a
+    ///   path that leaves the folder.
+    public convenience init(path: String, in folder: SoundFolder?) throws(SoundEngineError) {
+        guard let folder else {
+            try self.init(path: path)
+            return
+        }
+        let fd = try folder.openFile(path)
+        var info = SF_INFO()
+        // SF_FALSE: the descriptor stays ours, closed by deinit or below, on every path.
+        let handle = sf_open_fd(fd, Int32(SFM_READ), &info, 0)
+        try self.init(path: path, handle: handle, info: info, descriptor: fd)
+    }
+
+    /// Takes over an opened handle (`nil`: libsndfile refused) and the
+    /// descriptor under it; closes both and throws when it is not usable audio.
+    private init(path: String, handle: OpaquePointer?, info: SF_INFO, descriptor: Int32) throws(SoundEngineError) {
+        guard let handle else {
             let why = String(cString: sf_strerror(nil))
+            if descriptor >= 0 { close(descriptor) }
             throw .invalidFile("sound file '\(path)' could not be decoded: \(why)")
         }
         guard info.channels > 0, info.samplerate > 0 else {
             sf_close(handle)
+            if descriptor >= 0 { close(descriptor) }
             throw .invalidFile("sound file '\(path)' declares \(info.channels) channels at \(info.samplerate) Hz")
         }
         self.path = path
         self.handle = handle
+        self.descriptor = descriptor
         // libsndfile reports a frame count for every seekable format; some
         // containers (streamed MP3) only estimate it, so readAll trusts EOF.
         let frames: Int? = info.seekable != 0 && info.frames > 0 ? Int(info.frames) : nil
         self.format = SourceFormat(sampleRate: Int(info.samplerate), channelCount: Int(info.channels), frameCount: frames)
     }
 
-    deinit { sf_close(handle) }
+    deinit {
+        sf_close(handle)
+        if descriptor >= 0 { close(descriptor) }
+    }
 
     public func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(SoundEngineError) -> Int {
         guard frames > 0 else { return 0 }

@@ -31,13 +31,7 @@ extension PlatformInitSettings {
         try require((1...8).contains(channelCount), "PlatformInitSettings.channelCount", channelCount, "must be 1…8")
         try require(
             (1...8).contains(inputChannelCount), "PlatformInitSettings.inputChannelCount", inputChannelCount, "must be 1…8")
-        try require(
-            latency.requestFrames > 0 && latency.targetFrames >= 2 * latency.requestFrames,
-            "PlatformInitSettings.latency", latency.targetFrames,
-            "targetFrames must be at least twice requestFrames (\(latency.requestFrames)), and requestFrames more than 0")
-        try require(
-            latency.targetFrames <= 48_000, "PlatformInitSettings.latency", latency.targetFrames,
-            "targetFrames must be at most one second (48000 frames at 48 kHz)")
+        if let problem = latency.problem { throw .invalidParameter("PlatformInitSettings.latency.\(problem)") }
         if let priority = realtimePriority, !(1...99).contains(priority) {
             throw .invalidParameter("PlatformInitSettings.realtimePriority = \(priority): must be 1…99, or nil")
         }

@@ -25,7 +25,11 @@ public struct PlatformInitSettings: Sendable {
     public var audioCallbacks = AudioCallbacks()
     /// Buffering between the mixer and the speaker. Default
     /// ``LatencyRequest/default`` (about 20 ms); ``LatencyRequest/low`` is about
-    /// 10 ms. Sizes are for 48 kHz and scale with ``sampleRate``.
+    /// 10 ms. Sizes are for 48 kHz: `requestFrames` a power of two, 64…8192;
+    /// `targetFrames` a whole number of requests, at least two, at most
+    /// 24000 (500 ms); anything else is `invalidParameter`. They scale with
+    /// ``sampleRate``: the request to the nearest power of two, the target to
+    /// a whole number of requests (``LatencyRequest/scaled(toSampleRate:)``).
     public var latency: LatencyRequest = .default
     /// `SCHED_RR` priority asked for the thread that renders (libpulse's
     /// mainloop thread), like Wwise's `threadLEngine` properties; `nil` keeps

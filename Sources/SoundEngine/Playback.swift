@@ -56,8 +56,11 @@ final class Playback: Sendable {
     /// markers need its length from the file's header).
     /// - Throws: as ``loadSound(path:streaming:loop:quality:)``, and
     ///   `invalidParameter` naming a marker past the end of the file.
+    /// A streamed sound with a `folder` is opened beneath it, through no
+    /// symbolic link, at load and by every voice (``SoundFolder``).
     func loadSound(
-        path: String, streaming: Bool, loop: LoopRegion?, quality: ResamplerQuality = .linear, markers: [BankMarker]
+        path: String, streaming: Bool, loop: LoopRegion?, quality: ResamplerQuality = .linear, markers: [BankMarker],
+        folder: SoundFolder? = nil
     ) throws(SoundEngineError) -> SoundID {
         try checkAlive()
         /// The markers' frames in a file of `frameCount` frames at `rate`.
@@ -80,10 +83,10 @@ final class Playback: Sendable {
         }
         if streaming {
             // Refuse a missing or corrupt file now, not at play time.
-            let format = try SoundFileDecoder(path: path).format
+            let format = try SoundFileDecoder(path: path, in: folder).format
             let frames = try markerFrames(rate: format.sampleRate, frameCount: format.frameCount)
             let open: AudioSourceOpener = { () throws(SoundEngineError) -> any AudioFrameSource in
-                try SoundFileDecoder(path: path)
+                try SoundFileDecoder(path: path, in: folder)
             }
             return try mixer.loadStream(
                 name: path, quality: quality, markers: frames, frames: format.frameCount, open: open)

@@ -4,8 +4,9 @@ import Synchronization
 /// Idle corking (issue 8, item 6): a stream that keeps running with nothing
 /// to play wakes the render thread every few milliseconds forever and keeps
 /// the sink from suspending (the Godot complaint in peer-backends section 3).
-/// After ``PlatformInitSettings/idleCorkTimeout`` with no voice, the session
-/// thread corks the stream and holds the mixer on its clock; a voice queued
+/// After ``PlatformInitSettings/idleCorkTimeout`` with no voice (and no
+/// delayed content action waiting for the mixer clock, which idling would
+/// hold), the session thread corks the stream and holds the mixer on its clock; a voice queued
 /// then (``voiceQueued()``) has the session thread uncork it, while the game's
 /// call returns at once. The game's view (``SoundEngineInstance/status``)
 /// stays `running`: this is the engine's business, not a pause.
@@ -24,7 +25,7 @@ extension SessionController {
     /// long enough; uncorks it if a voice came while the cork was being made.
     func checkIdle() {
         guard let timeout = idleCorkTimeout else { return }
-        let playing = mixer.statistics.voicesActive > 0
+        let playing = mixer.statistics.voicesActive > 0 || needsMixerClock()
         if idleCorked.load(ordering: .acquiring) {
             if playing { leaveIdle() }
             return

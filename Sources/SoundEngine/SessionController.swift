@@ -106,6 +106,9 @@ final class SessionController: @unchecked Sendable {
     /// Frames one quantum lasts (the default fade).
     let quantumFrames: Int
     let idleCorkTimeout: Duration?
+    /// Whether something waits for the mixer clock to advance (a delayed
+    /// content action), so the stream must not idle-cork.
+    let needsMixerClock: @Sendable () -> Bool
 
     private let wake = DispatchSemaphore(value: 0)
     /// The session thread's own state: nothing else touches it.
@@ -115,8 +118,9 @@ final class SessionController: @unchecked Sendable {
     init(
         policy: AudioSessionPolicy, granted: GrantedStream, mixer: Mixer, backend: any AudioBackend,
         clock: EngineClock, dispatcher: EventDispatcher, quantumFrames: Int, idleCorkTimeout: Duration?,
-        log: any SoundLogger
+        needsMixerClock: @escaping @Sendable () -> Bool, log: any SoundLogger
     ) {
+        self.needsMixerClock = needsMixerClock
         shared = ControlLock(Shared(policy: policy, granted: granted))
         published = ControlLock(SessionSnapshot(policy: policy, granted: granted, state: .paused(.notConnected)))
         self.mixer = mixer

@@ -147,7 +147,8 @@ public final class SoundEngineInstance: Sendable {
                 server: server, format: format,
                 buffer: BufferAttributes(maxLength: 0, targetLength: 0, prebuffer: 0, minimumRequest: 0), deviceName: ""),
             mixer: mixer, backend: backend, clock: clock, dispatcher: dispatcher,
-            quantumFrames: settings.samplesPerFrame, idleCorkTimeout: platform.idleCorkTimeout, log: settings.logger)
+            quantumFrames: settings.samplesPerFrame, idleCorkTimeout: platform.idleCorkTimeout,
+            needsMixerClock: { owner.value?.content.waitsForMixerClock ?? false }, log: settings.logger)
         self.session = session
         let playback = Playback(mixer: mixer, onVoiceQueued: { [session] in session.voiceQueued() })
         self.playback = playback

@@ -278,24 +278,7 @@ extension PulseAudioBackend {
 
     @Test(.enabled(if: PrivateSoundServer.kindUnderTest == .pulseaudio, "pipewire-pulse sends no cork requests"))
     func corkRequestFromAPhoneStreamReachesUs() throws {
-        let server = try PrivateSoundServer()
-        defer { server.stop() }
-        let log = EventLog()
-        let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
-        let backend = PulseAudioBackend()
-        _ = try backend.openStream(configuration(server, role: .music), render: tone.entry, events: log.handler)
-        defer { backend.close() }
-        try backend.setPaused(false)
-        let phone = try PhoneCall(server: server)
-        let corked = eventually { log.all.contains(.system(.corkRequested)) }
-        #expect(corked, "events: \(log.all)")
-        try backend.setPaused(true)  // honour it, so the server will send request-uncork
-        phone.hangUp()
-        let uncorked = eventually { log.all.contains(.system(.uncorkRequested)) }
-        #expect(uncorked, "events: \(log.all)")
-        // The stream's callbacks run on the render thread and only push a
-        // notice; the event itself is delivered by the control loop.
-        #expect(log.threadNames == ["SoundEngine-ctl"], "events arrived on \(log.threadNames)")
+        try expectCorkRequestsReach(PulseAudioBackend())
     }
 
     /// Server facts (a device plugged in) come from the server model, which
@@ -342,6 +325,31 @@ func realtimePriorityIsPermitted(_ priority: Int32) -> Bool {
     guard started == 0 else { return false }
     pthread_join(thread, nil)
     return probe.pointee.result == 0
+}
+
+/// Opens `backend` on a private PulseAudio server with a playing music
+/// stream, starts a phone call and ends it: module-role-cork must ask the
+/// stream to cork, then to uncork, and both events must arrive on the
+/// control loop's thread.
+func expectCorkRequestsReach(_ backend: PulseAudioBackend) throws {
+    let server = try PrivateSoundServer()
+    defer { server.stop() }
+    let log = EventLog()
+    let tone = ToneGenerator(frequency: 440, amplitude: 0.1, format: BackendConfiguration(applicationName: "").format)
+    _ = try backend.openStream(configuration(server, role: .music), render: tone.entry, events: log.handler)
+    defer { backend.close() }
+    try backend.setPaused(false)
+    let phone = try PhoneCall(server: server)
+    defer { phone.hangUp() }
+    let corked = eventually { log.all.contains(.system(.corkRequested)) }
+    #expect(corked, "events: \(log.all)")
+    try backend.setPaused(true)  // honour it, so the server will send request-uncork
+    phone.hangUp()
+    let uncorked = eventually { log.all.contains(.system(.uncorkRequested)) }
+    #expect(uncorked, "events: \(log.all)")
+    // The stream's callbacks run on the render thread and only push a
+    // notice; the event itself is delivered by the control loop.
+    #expect(log.threadNames == ["SoundEngine-ctl"], "events arrived on \(log.threadNames)")
 }
 
 /// Another client playing with `media.role=phone`: `pacat` fed by /dev/zero.

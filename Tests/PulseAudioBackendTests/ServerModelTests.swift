@@ -355,6 +355,37 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         #expect(classifyPort(PortFacts(direction: .output, portType: PADevicePortType.earpiece.rawValue, portName: "earpiece", hasCard: true)) == .builtInReceiver)
         #expect(classifyPort(PortFacts(direction: .output, portType: PADevicePortType.car.rawValue, portName: "car", hasCard: true)) == .carAudio)
     }
+
+    /// Issue 15: a server (default device) change whose query libpulse
+    /// refused stayed counted as in flight, so every later flush waited the
+    /// whole coalescing limit. A context that is not connected refuses every
+    /// query (`PA_ERR_BADSTATE`), as a dying one does: each kind of device
+    /// event must leave nothing counted.
+    @Test func refusedDeviceQueriesAreNotLeftInFlight() throws {
+        let loop = try #require(PAMainloop.make(name: "SoundEngine-test"))
+        defer { loop.free() }
+        let proplist = PAProplist.make(["application.name": "SoundEngine model test"])
+        defer { proplist.free() }
+        let context = try #require(PAContext.make(mainloop: loop, name: "SoundEngine model test", properties: proplist))
+        defer { context.unref() }
+        let model = ServerModel(
+            requests: RequestRunner(context: context, mainloop: loop, wait: { _, _ in false }),
+            server: PAServerInfo(serverName: "pulseaudio"),
+            holds: HoldBook(BackendConfiguration(applicationName: "SoundEngine model test"), warn: { _ in }),
+            ownRestoreKey: "", emit: { _ in })
+        for (facility, kind): (PASubscriptionFacility, PASubscriptionKind) in [
+            (.server, .change), (.sink, .new), (.source, .change), (.card, .change),
+        ] {
+            loop.withLock { model.handle(facility, kind, 1) }
+            #expect(model.deviceQueriesInFlight == 0, "after a refused query for a \(facility) \(kind)")
+        }
+        let refused = loop.withLock {
+            model.issueDeviceQuery(onItem: { (_: PADeviceInfo) in }) { context.getSinks(nil, $0) }
+        }
+        #expect(!refused)
+        #expect(model.deviceQueriesInFlight == 0)
+        loop.withLock { model.stop() }
+    }
 }
 
 /// The client of a stream as first reported.

@@ -57,18 +57,63 @@ import Testing
         #expect(LatencyRequest.low.targetFrames < LatencyRequest.default.targetFrames)
     }
 
-    @Test(arguments: [LatencyRequest.default, .low], [8_000, 22_050, 44_100, 48_000, 96_000, 192_000])
-    func scalingKeepsTheDurationWithinOneFrame(request: LatencyRequest, rate: Int) {
+    /// Scaled to any rate, a request keeps the rule's shape: the power of two
+    /// nearest the exact request, and a target of whole requests, at least
+    /// two, within half a request of the exact target (or two requests).
+    @Test(arguments: [LatencyRequest.default, .low, LatencyRequest(targetFrames: 24_000, requestFrames: 8192)],
+          [8_000, 11_025, 22_050, 44_100, 48_000, 88_200, 96_000, 192_000])
+    func scalingKeepsPowersOfTwoAndWholeRequests(request: LatencyRequest, rate: Int) {
         let scaled = request.scaled(toSampleRate: rate)
-        let frame = milliseconds(1, at: rate)
-        #expect(abs(milliseconds(scaled.targetFrames, at: rate) - milliseconds(request.targetFrames)) < frame)
-        #expect(abs(milliseconds(scaled.requestFrames, at: rate) - milliseconds(request.requestFrames)) < frame)
+        let exactRequest = Double(request.requestFrames) * Double(rate) / 48_000
+        let exactTarget = Double(request.targetFrames) * Double(rate) / 48_000
+        #expect(scaled.requestFrames > 0 && scaled.requestFrames & (scaled.requestFrames - 1) == 0, "\(scaled)")
+        // The nearest power of two: neither neighbour is nearer.
+        let r = Double(scaled.requestFrames)
+        #expect(abs(r - exactRequest) <= abs(r * 2 - exactRequest), "\(scaled) for \(exactRequest)")
+        #expect(abs(r - exactRequest) <= abs(r / 2 - exactRequest) || scaled.requestFrames == 1, "\(scaled) for \(exactRequest)")
+        #expect(scaled.targetFrames % scaled.requestFrames == 0 && scaled.targetFrames >= 2 * scaled.requestFrames)
+        #expect(abs(Double(scaled.targetFrames) - exactTarget) <= max(r / 2, 2 * r - exactTarget), "\(scaled)")
+    }
+
+    /// Issue 15: the default at 44.1 kHz was 940 / 235, which pipewire-pulse
+    /// plays with a quantum that is not a power of two (it crackles).
+    @Test func theDefaultAt44kHzIsStill1024Over256() {
+        #expect(LatencyRequest.default.scaled(toSampleRate: 44_100) == .default)
+        #expect(LatencyRequest.default.scaled(toSampleRate: 96_000) == LatencyRequest(targetFrames: 2048, requestFrames: 512))
+        #expect(LatencyRequest.default.scaled(toSampleRate: 22_050) == LatencyRequest(targetFrames: 512, requestFrames: 128))
+        #expect(LatencyRequest.low.scaled(toSampleRate: 44_100) == .low)
     }
 
     @Test func scalingTo48kChangesNothingAndNeverReachesZero() {
         #expect(LatencyRequest.default.scaled(toSampleRate: 48_000) == .default)
         #expect(LatencyRequest.low.scaled(toSampleRate: 48_000) == .low)
-        #expect(LatencyRequest.low.scaled(toSampleRate: 1) == LatencyRequest(targetFrames: 1, requestFrames: 1))
+        #expect(LatencyRequest.low.scaled(toSampleRate: 1) == LatencyRequest(targetFrames: 2, requestFrames: 1))
+        // Nonsense never traps.
+        #expect(LatencyRequest(targetFrames: .max, requestFrames: .min).scaled(toSampleRate: .max).requestFrames > 0)
+    }
+
+    /// The rule: a power-of-two request of 64…8192 frames; a target of two
+    /// or more whole requests, at most 500 ms. Each break names the field and the value.
+    @Test(arguments: [
+        (LatencyRequest(targetFrames: 1024, requestFrames: 300), "requestFrames = 300"),
+        (LatencyRequest(targetFrames: 1024, requestFrames: 32), "requestFrames = 32"),
+        (LatencyRequest(targetFrames: 32_768, requestFrames: 16_384), "requestFrames = 16384"),
+        (LatencyRequest(targetFrames: 1024, requestFrames: 0), "requestFrames = 0"),
+        (LatencyRequest(targetFrames: 1000, requestFrames: 256), "targetFrames = 1000"),
+        (LatencyRequest(targetFrames: 256, requestFrames: 256), "targetFrames = 256"),
+        (LatencyRequest(targetFrames: -512, requestFrames: 256), "targetFrames = -512"),
+        (LatencyRequest(targetFrames: 24_064, requestFrames: 256), "targetFrames = 24064"),
+        (LatencyRequest(targetFrames: 48_000, requestFrames: 64), "targetFrames = 48000"),
+    ])
+    func requestsBreakingTheRuleAreNamed(request: LatencyRequest, named: String) {
+        #expect(request.problem?.contains(named) == true, "\(String(describing: request.problem))")
+    }
+
+    @Test(arguments: [LatencyRequest.default, .low, LatencyRequest(targetFrames: 128, requestFrames: 64),
+                      LatencyRequest(targetFrames: 24_000, requestFrames: 64),
+                      LatencyRequest(targetFrames: 16_384, requestFrames: 8192), LatencyRequest(targetFrames: 768, requestFrames: 256)])
+    func requestsKeepingTheRulePass(request: LatencyRequest) {
+        #expect(request.problem == nil, "\(String(describing: request.problem))")
     }
 
     @Test func codableRoundTrip() throws {

@@ -40,6 +40,12 @@ import Testing
                     BankAction(.play(object: "a", fadeIn: .zero), delay: .milliseconds(100)),
                     BankAction(.setState(group: "TimeOfDay", state: "night"), delay: .milliseconds(300)),
                 ]),
+            "StopLater": BankEvent(
+                name: "StopLater",
+                actions: [
+                    BankAction(.play(object: "bed", fadeIn: .zero)),
+                    BankAction(.stop(object: "bed", fadeOut: .zero, scope: .gameObject), delay: .milliseconds(300)),
+                ]),
             "Forever": BankEvent(
                 name: "Forever", actions: [BankAction(.setState(group: "TimeOfDay", state: "night"), delay: .seconds(60))]),
             "Both": BankEvent(name: "Both", actions: [BankAction(.post(event: "Blip")), BankAction(.post(event: "Bed"))]),
@@ -151,14 +157,61 @@ import Testing
     @Test func anEventWithDelaysEndsAfterItsLastAction() throws {
         let rig = try Self.start()
         let ends = EndCounter()
-        let posted = ContinuousClock.now
         let id = try rig.engine.postEvent("Later", on: Self.hero, callback: ends.callback)
         #expect(rig.renderUntil { ends.count(id) == 1 })
-        // The setState at 300 ms is the last action: the end cannot come earlier.
-        #expect(ContinuousClock.now - posted >= .milliseconds(300))
+        // The setState at 300 ms is the last action: the end cannot come
+        // before the mixer clock got there.
+        #expect(rig.engine.mixer.renderedFrames >= Int64(0.3 * Double(ContentRig.rate)))
         #expect(try rig.engine.currentState("TimeOfDay") == "night")
         for _ in 0..<10 { rig.render() }
         #expect(ends.count(id) == 1)
+    }
+
+    /// Issue 15: a delayed play starts at a frame of the mixer clock, which
+    /// holds while nothing renders (a suspended engine); a delayed stop ran
+    /// on wall time and could come before the play it follows. Here the
+    /// mixer clock is the test's: wall time passes 300 ms while it stays at
+    /// 100 ms, and the bed keeps playing until it has rendered past 300 ms.
+    @Test func aDelayedStopWaitsForTheMixerClockNotTheWallClock() throws {
+        let rig = try Self.start()
+        let ends = EndCounter()
+        let id = try rig.engine.postEvent("StopLater", on: Self.hero, callback: ends.callback)
+        let before = rig.levels(4800)  // mixer clock: 0…100 ms
+        #expect(before.left > 0.2, "the bed is not playing: \(before)")
+        // Three times the delay on the wall clock, nothing rendered: nothing ends.
+        #expect(!eventually(within: 0.9) { ends.count(id) > 0 })
+        // Mixer clock 100…200 ms: still before the stop, the bed plays on at its level.
+        let after = rig.levels(4800)
+        #expect(abs(after.left - before.left) < 0.05 * before.left, "level \(before.left) → \(after.left)")
+        #expect(ends.count(id) == 0 && rig.engine.isPlaying(id))
+        // Past 300 ms of mixer clock the stop runs and the posting ends.
+        #expect(rig.renderUntil { ends.count(id) == 1 })
+        #expect(rig.engine.mixer.renderedFrames >= Int64(0.3 * Double(ContentRig.rate)))
+        #expect(rig.levels(1024).left == 0)
+    }
+
+    /// Idle corking holds the mixer clock; a delayed action waiting for it
+    /// keeps the engine from idling, so it runs, and the engine idles after.
+    @Test func aWaitingDelayedActionKeepsTheEngineFromIdleCorking() throws {
+        var platform = PlatformInitSettings()
+        platform.idleCorkTimeout = .milliseconds(100)
+        let backend = OfflineBackend()
+        let engine = try SoundEngineInstance(InitSettings(), platform, backend: backend)
+        defer { engine.terminate() }
+        try engine.loadBank(
+            Bank(
+                name: "later", folder: "/",
+                stateGroups: ["TimeOfDay": BankStateGroup(name: "TimeOfDay", states: ["day", "night"], defaultState: "day")],
+                events: [
+                    "Dusk": BankEvent(
+                        name: "Dusk",
+                        actions: [BankAction(.setState(group: "TimeOfDay", state: "night"), delay: .milliseconds(300))]),
+                ]))
+        try engine.registerGameObject(Self.hero)
+        try engine.postEvent("Dusk", on: Self.hero)
+        // Rendered at about real-time pace: the idle timeout passes long before the action is due.
+        #expect(eventually { _ = backend.render(frames: 480); return (try? engine.currentState("TimeOfDay")) == "night" })
+        #expect(eventually { backend.isPaused }, "the engine did not idle once nothing waited")
     }
 
     @Test func stoppingCancelsDelayedActions() throws {

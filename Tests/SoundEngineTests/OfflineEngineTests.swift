@@ -136,6 +136,16 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         BadSetting(field: "sampleRate") { _, p in p.sampleRate = 10_000_000 },
         BadSetting(field: "channelCount") { _, p in p.channelCount = 0 },
         BadSetting(field: "latency") { _, p in p.latency = LatencyRequest(targetFrames: 100, requestFrames: 256) },
+        BadSetting(field: "latency.requestFrames = 235") { _, p in
+            p.latency = LatencyRequest(targetFrames: 940, requestFrames: 235)
+        },
+        BadSetting(field: "latency.requestFrames = 16") { _, p in p.latency = LatencyRequest(targetFrames: 64, requestFrames: 16) },
+        BadSetting(field: "latency.targetFrames = 1000") { _, p in
+            p.latency = LatencyRequest(targetFrames: 1000, requestFrames: 256)
+        },
+        BadSetting(field: "latency.targetFrames = 48000") { _, p in
+            p.latency = LatencyRequest(targetFrames: 48_000, requestFrames: 256)
+        },
         BadSetting(field: "serverAddress") { _, p in p.serverAddress = " " },
         BadSetting(field: "applicationName") { _, p in p.applicationName = "" },
         BadSetting(field: "connectTimeout") { _, p in p.connectTimeout = .zero },

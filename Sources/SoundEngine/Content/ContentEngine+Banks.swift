@@ -1,5 +1,6 @@
 import SoundContent
 import SoundCore
+import SoundDecoding
 import SoundMixer
 
 /// Loading and unloading banks: all or nothing.
@@ -26,9 +27,12 @@ extension ContentEngine {
             }
             // Decoding is slow: done outside the state lock (bank changes are
             // serialised by `bankChanges`, so the check above still holds).
-            let sounds = try decodeSounds(of: bank)
+            let folder = try streamFolder(of: bank)
+            let sounds = try decodeSounds(of: bank, streamingFrom: folder)
             do throws(SoundEngineError) {
-                try withState { s throws(SoundEngineError) in try commit(bank, id, sounds: sounds, &s) }
+                try withState { s throws(SoundEngineError) in
+                    try commit(bank, id, sounds: sounds, folder: folder, &s)
+                }
             } catch {
                 unload(Set(sounds.values))
                 throw error
@@ -38,9 +42,23 @@ extension ContentEngine {
         }
     }
 
-    /// Decodes (or registers for streaming) every sound file once; on a
-    /// failure, unloads what it loaded and throws.
-    private func decodeSounds(of bank: Bank) throws(SoundEngineError) -> [ContentID: SoundID] {
+    /// The bank's folder, held open, when its streamed sounds must stay in it
+    /// (a bank whose files may not leave its folder, with a streamed sound);
+    /// they are then opened beneath it, through no link, on every play.
+    private func streamFolder(of bank: Bank) throws(SoundEngineError) -> SoundFolder? {
+        guard !bank.allowsFilesOutsideFolder, bank.sounds.values.contains(where: \.stream) else { return nil }
+        do throws(SoundEngineError) {
+            return try SoundFolder(path: bank.folder)
+        } catch {
+            throw error.naming("bank '\(bank.name)'")
+        }
+    }
+
+    /// Decodes (or registers for streaming, opened in `folder` when there is
+    /// one) every sound file once; on a failure, unloads what it loaded and throws.
+    private func decodeSounds(of bank: Bank, streamingFrom folder: SoundFolder?) throws(SoundEngineError)
+        -> [ContentID: SoundID]
+    {
         try playback.checkAlive()
         var loaded: [String: SoundID] = [:]  // one mixer sound per file and way of playing it
         var sounds: [ContentID: SoundID] = [:]
@@ -53,7 +71,7 @@ extension ContentEngine {
             do {
                 let id = try playback.loadSound(
                     path: sound.file, streaming: sound.stream, loop: sound.loop ? .whole : nil,
-                    markers: sound.markers)
+                    markers: sound.markers, folder: folder)
                 loaded[key] = id
                 sounds[ContentID(sound.name)] = id
             } catch {
@@ -71,9 +89,9 @@ extension ContentEngine {
     /// Creates the buses and enters every definition in the indexes. Under
     /// the lock; on a failure, the buses it made are retired and nothing
     /// else has changed.
-    private func commit(_ bank: Bank, _ id: BankID, sounds: [ContentID: SoundID], _ s: inout ContentState)
-        throws(SoundEngineError)
-    {
+    private func commit(
+        _ bank: Bank, _ id: BankID, sounds: [ContentID: SoundID], folder: SoundFolder?, _ s: inout ContentState
+    ) throws(SoundEngineError) {
         var made: [(ContentID, BusEntry)] = []
         do throws(SoundEngineError) {
             for definition in bank.buses {
@@ -96,7 +114,7 @@ extension ContentEngine {
             for (key, entry) in made { retire(key, entry.bus, &s) }
             throw error
         }
-        var loaded = LoadedBank(bank: bank, sounds: sounds, buses: [])
+        var loaded = LoadedBank(bank: bank, sounds: sounds, buses: [], folder: folder)
         for (key, entry) in made {
             s.buses[key] = entry
             loaded.buses.append(key)

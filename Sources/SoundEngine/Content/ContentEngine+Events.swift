@@ -45,8 +45,9 @@ extension ContentEngine {
     // MARK: - Actions
 
     /// Runs an event's actions in order: those without delay now; delayed
-    /// plays now too, starting at their frame of the mixer clock (sample
-    /// accurate); other delayed actions on the timer queue.
+    /// ones at their frame of the mixer clock: plays start now, at that
+    /// frame (sample accurate); other actions run on the timer queue once
+    /// the mixer has rendered up to it (``schedule(_:_:on:atFrame:depth:_:)``).
     func run(_ event: BankEvent, _ id: PlayingID, on object: GameObjectID, depth: Int, _ s: inout ContentState) {
         let now = mixer.renderedFrames
         for action in event.actions {
@@ -56,14 +57,7 @@ extension ContentEngine {
                 let start = VoiceStart.atFrame(now + Int64(mixer.frames(action.delay)))
                 perform(action, id, on: object, start: start, depth: depth, &s)
             } else {
-                let token = newToken(&s)
-                s.playings[id]?.timers.insert(token)
-                after(action.delay) { [self] s in
-                    // Gone from the set: the playing ID was stopped meanwhile.
-                    guard s.playings[id]?.timers.remove(token) != nil else { return }
-                    perform(action, id, on: object, start: .immediately, depth: depth, &s)
-                    endIfDone(id, &s)
-                }
+                schedule(action, id, on: object, atFrame: now + Int64(mixer.frames(action.delay)), depth: depth, &s)
             }
         }
     }

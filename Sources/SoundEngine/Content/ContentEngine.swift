@@ -14,13 +14,18 @@ import Synchronization
 /// end-of-event callbacks are queued in the state's outbox and delivered by
 /// the event thread. Delayed actions and gradual changes (RTPC interpolation,
 /// state transitions, fades, ducking) run on `timers`, a private serial
-/// queue on the monotonic clock. Nothing here waits for the render thread.
+/// queue: gradual changes on the monotonic clock, delayed actions when the
+/// mixer clock reaches their frame (ContentEngine+DelayedActions). Nothing
+/// here waits for the render thread.
 final class ContentEngine: Sendable {
     let state = ControlLock(ContentState())
     /// Serialises bank loads and unloads, so decoding (slow, outside `state`)
     /// cannot interleave with another bank change.
     let bankChanges = ControlLock(())
     let timers = DispatchQueue(label: "SoundEngine-content")
+    /// Delayed actions waiting for their frame of the mixer clock (relaxed:
+    /// a count the idle check reads, no data published with it).
+    let delayedActionsWaiting = Atomic<Int>(0)
     /// What the content engine plays through (shared with the public API).
     let playback: Playback
     var mixer: Mixer { playback.mixer }

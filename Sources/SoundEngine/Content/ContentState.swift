@@ -1,4 +1,5 @@
 import SoundContent
+import SoundDecoding
 import SoundMixer
 
 /// Everything the content layer knows, behind ``ContentEngine``'s one lock:
@@ -109,6 +110,10 @@ struct LoadedBank: Sendable {
     var sounds: [ContentID: SoundID]
     /// Buses this bank created (or took back from the retired ones).
     var buses: [ContentID]
+    /// The bank's folder, held open while it is loaded when its streamed
+    /// sounds must stay inside it (the openers of those sounds hold it too,
+    /// until their last voice has ended).
+    var folder: SoundFolder?
 }
 
 /// One RTPC binding, indexed by the object it drives.

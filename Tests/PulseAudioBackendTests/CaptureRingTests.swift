@@ -1,0 +1,115 @@
+import Glibc
+@testable import PulseAudioBackend
+import SoundServerSupport
+import Synchronization
+import Testing
+
+/// The capture ring under three threads: the read callback writing, the
+/// game (or event thread) reading, and the control side discarding as it
+/// opens capture streams.
+@Suite struct CaptureRingTests {
+    /// The ring in plain memory, shared by the test's threads as the backend
+    /// shares it with the read callback.
+    final class SharedRing: @unchecked Sendable {
+        // @unchecked: `ring` never changes; the ring's own atomics order every access through it.
+        let ring: UnsafeMutablePointer<CaptureRing>
+        /// The next value the producer writes: every sample is the count of
+        /// samples offered before it, so values read must only grow.
+        let offered = Atomic<Int>(0)
+        /// Samples offered before the last `discard()` began: no read begun
+        /// after that discard returned may return one of them.
+        let discardedBelow = Atomic<Int>(0)
+        /// Set by the producer when it has offered all it will; by the test when it stops.
+        let producerDone = Atomic<Bool>(false)
+        let done = Atomic<Bool>(false)
+
+        init(capacity: Int) {
+            ring = .allocate(capacity: 1)
+            ring.initialize(to: CaptureRing(minimumCapacity: capacity))
+        }
+
+        deinit {
+            ring.pointee.free()
+            ring.deinitialize(count: 1)
+            ring.deallocate()
+        }
+    }
+
+    @Test func onlyTheConsumerMovesTheReadIndexSoDiscardsRaceNothing() {
+        let shared = SharedRing(capacity: 1024)
+        // The producer (the read callback): frames of 2 samples, values 0, 1, 2, …
+        let producer = JoinableThread {
+            // (A full ring takes only part of a chunk: values read may jump, never go back.)
+            var chunk = [Float](repeating: 0, count: 64)
+            // Values stay exact in a Float (below 2^24).
+            while !shared.done.load(ordering: .relaxed), shared.offered.load(ordering: .relaxed) < (1 << 24) - 64 {
+                let base = shared.offered.load(ordering: .relaxed)
+                for i in 0..<chunk.count { chunk[i] = Float(base + i) }
+                chunk.withUnsafeBufferPointer { shared.ring.pointee.write($0.baseAddress, count: $0.count, channels: 2) }
+                // releasing: what was written is ordered before the count a discarder reads.
+                shared.offered.store(base + chunk.count, ordering: .releasing)
+            }
+            // releasing: pairs with the consumer's acquiring load; every write is done.
+            shared.producerDone.store(true, ordering: .releasing)
+        }
+        // The control side: discards over and over.
+        let discarder = JoinableThread {
+            while !shared.done.load(ordering: .relaxed) {
+                // acquiring: pairs with the producer's store; everything below it was written (or dropped).
+                let before = shared.offered.load(ordering: .acquiring)
+                shared.ring.pointee.discard()
+                // releasing: a read that sees this starts after the discard returned.
+                shared.discardedBelow.store(before, ordering: .releasing)
+                for _ in 0..<50 { sched_yield() }
+            }
+        }
+        producer.start()
+        discarder.start()
+        // The consumer: reads until the producer has offered 2^24 samples
+        // and the ring is empty, checking every sample.
+        var buffer = [Float](repeating: -1, count: 96)
+        var last = -1
+        var read = 0
+        var failures: [String] = []
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while failures.count < 5, ContinuousClock.now < deadline {
+            // acquiring: pairs with the discarder's releasing store.
+            let floor = shared.discardedBelow.load(ordering: .acquiring)
+            // acquiring: pairs with the producer's last store; a read after it sees every write.
+            let finished = shared.producerDone.load(ordering: .acquiring)
+            let n = buffer.withUnsafeMutableBufferPointer { shared.ring.pointee.read(into: $0, channels: 2) }
+            if n == 0, finished { break }
+            if n % 2 != 0 { failures.append("read \(n) samples: not whole frames") }
+            for i in 0..<n {
+                let value = Int(buffer[i])
+                if value <= last {
+                    failures.append("sample \(value) after \(last): read twice or out of order")
+                } else if value < floor {
+                    failures.append("sample \(value) read after a discard of everything below \(floor)")
+                }
+                last = max(last, value)
+            }
+            read += n
+        }
+        shared.done.store(true, ordering: .relaxed)
+        producer.join()
+        discarder.join()
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(ContinuousClock.now < deadline, "only \(read) samples read before the deadline")
+        #expect(read > 1_000_000 || !failures.isEmpty, "only \(read) samples read: the threads hardly overlapped")
+    }
+
+    @Test func aDiscardSkipsWhatWasWrittenBeforeItAndKeepsWhatCameAfter() {
+        let shared = SharedRing(capacity: 1024)
+        let ring = shared.ring
+        let old: [Float] = [1, 2, 3, 4]
+        let new: [Float] = [5, 6]
+        old.withUnsafeBufferPointer { ring.pointee.write($0.baseAddress, count: 4, channels: 1) }
+        ring.pointee.discard()
+        new.withUnsafeBufferPointer { ring.pointee.write($0.baseAddress, count: 2, channels: 1) }
+        var buffer = [Float](repeating: 0, count: 8)
+        let n = buffer.withUnsafeMutableBufferPointer { ring.pointee.read(into: $0, channels: 1) }
+        #expect(Array(buffer.prefix(n)) == [5, 6])
+        #expect(buffer.withUnsafeMutableBufferPointer { ring.pointee.read(into: $0, channels: 1) } == 0)
+    }
+}
