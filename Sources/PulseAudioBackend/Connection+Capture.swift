@@ -35,6 +35,7 @@ extension Connection {
         }
         _ = waitLocked(loop, deadline: deadline) { !s.isCreating || !ctx.isGood }
         guard s.isReady else {
+            abandonIfUnanswered(s)
             closeCapture()
             throw .deviceNotReady("PulseAudio at \(addressTried) did not open our record stream: \(ctx.lastError)")
         }

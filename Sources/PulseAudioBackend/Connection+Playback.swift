@@ -67,6 +67,7 @@ extension Connection {
         }
         _ = waitLocked(loop, deadline: deadline) { !s.isCreating || !ctx.isGood }
         guard s.isReady else {
+            abandonIfUnanswered(s)
             throw .deviceNotReady("PulseAudio at \(addressTried) did not open our playback stream: \(ctx.lastError)")
         }
         _ = withModel { $0.ownPlaybackIndex = s.index }
@@ -75,6 +76,16 @@ extension Connection {
         status.pointee.streamIndex.store(s.index, ordering: .releasing)
         status.pointee.streamGeneration.wrappingAdd(1, ordering: .releasing)
         status.pointee.streamOpen.store(true, ordering: .releasing)
+    }
+
+    /// A stream the server never answered for (a stopped or hung server) cannot
+    /// be taken back: libpulse refuses to disconnect a stream still being
+    /// created, and the server creates it whenever it wakes up, owned by our
+    /// client. Only dropping the connection removes it, so the connection is
+    /// given up (the reconnect thread makes a new one). Lock held.
+    func abandonIfUnanswered(_ s: PAStream) {
+        guard s.isCreating else { return }
+        reportLost()
     }
 
     /// Disconnects and releases the playback stream (callbacks first, so

@@ -72,21 +72,32 @@ extension ServerModel {
     /// compound.
     func duck(_ ids: [StreamID], factor: Double, deadline: ContinuousClock.Instant) throws(SoundEngineError) {
         try requireRunning()
+        duckFactor = factor
         let live = try requests.sinkInputs(ids.map(\.rawValue), deadline: deadline)
         let held = holds.journal
-        var plans: [(index: UInt32, volume: PAVolume)] = []
+        // Decided before the journal is locked to record it (volumeBeforeUs reads the journal).
+        let plans = ids.compactMap { id -> (index: UInt32, info: PASinkInputInfo, before: [UInt32], volume: PAVolume)? in
+            // Gone if the server no longer has it. Its volume is the
+            // subscription's latest report: pipewire-pulse answers a query
+            // about a stream that has just appeared with volume 0 for a
+            // while after it reported the real one.
+            guard let queried = live[id.rawValue] else { return nil }
+            let info = otherInfos[id.rawValue] ?? queried
+            if isUnsettled(info) {
+                // pipewire-pulse reports a new stream at volume 0 until its
+                // node is configured; a duck from 0 would stay 0. Ducked when
+                // its volume arrives (otherStreamChanged).
+                pendingDucks.insert(info.index)
+                return nil
+            }
+            let before = volumeBeforeUs(info, held)
+            return (id.rawValue, info, before, PAVolume(channels: before).scaled(byLinear: factor))
+        }
         holds.record { journal in
-            for id in ids {
-                guard let info = live[id.rawValue] else { continue }  // gone
-                let earlier = held.streams.first { $0.index == id.rawValue }
-                let before = earlier.flatMap { e in
-                    e.duckedTo.map { sameVolume(info.volume.channels, $0) } ?? false ? e.original.volume : nil
-                } ?? info.volume.channels
-                let target = PAVolume(channels: before).scaled(byLinear: factor)
-                plans.append((id.rawValue, target))
-                journal.hold(info) { stream in
-                    stream.original.volume = before
-                    stream.duckedTo = target.channels
+            for plan in plans {
+                journal.hold(plan.info) { stream in
+                    stream.original.volume = plan.before
+                    stream.duckedTo = plan.volume.channels
                 }
             }
         }
@@ -96,11 +107,30 @@ extension ServerModel {
         scheduleKeyRepair(for: plans.map(\.index))
     }
 
+    /// What `info`'s volume was before our ducks: the original of our own
+    /// earlier duck, or the clean volume of the restore entry whose echo of
+    /// our duck it arrived with; else what it has now.
+    private func volumeBeforeUs(_ info: PASinkInputInfo, _ held: HoldJournal) -> [UInt32] {
+        let now = info.volume.channels
+        if let earlier = held.streams.first(where: { $0.index == info.index }), let ducked = earlier.duckedTo,
+            sameVolume(now, ducked)
+        {
+            return earlier.original.volume
+        }
+        if let echo = echoSource(of: info), let ducked = echo.duckedTo, sameVolume(now, ducked),
+            echo.clean.volume.count == now.count
+        {
+            return echo.clean.volume
+        }
+        return now
+    }
+
     /// Puts back the volume of each stream we ducked, unless the user changed
     /// it while ducked (then theirs stays); either way it is not held for its
     /// volume any more.
     func unduck(_ ids: [StreamID], deadline: ContinuousClock.Instant) throws(SoundEngineError) {
         try requireRunning()
+        pendingDucks.subtract(ids.map(\.rawValue))
         let held = holds.journal.streams.filter { stream in stream.duckedTo != nil && ids.contains { $0.rawValue == stream.index } }
         guard !held.isEmpty else { return }
         let live = try requests.sinkInputs(held.map(\.index), deadline: deadline)
@@ -156,11 +186,20 @@ extension ServerModel {
             adoptEcho(info)  // PulseAudio restores before the first report
             return
         }
+        if pendingDucks.contains(info.index), !isUnsettled(info) {
+            pendingDucks.remove(info.index)
+            duckSettled(info)
+        }
         let changed = previous.muted != info.muted || !sameVolume(previous.volume.channels, info.volume.channels)
         guard changed else { return }
         if fresh.remove(info.index) != nil {
-            adoptEcho(info)  // WirePlumber restores a moment after
-            if holds.journal.streams.contains(where: { $0.index == info.index }) { return }
+            // WirePlumber restores a moment after the stream appears: before
+            // our duck (the echo of an entry we changed) or after it (over it).
+            if let held = holds.journal.streams.first(where: { $0.index == info.index }) {
+                reassertDuck(held, info, previous: previous)
+                return
+            }
+            adoptEcho(info)
         }
         // The user unmuted a stream we muted: the mute is theirs now.
         if previous.muted && !info.muted {
@@ -173,11 +212,62 @@ extension ServerModel {
         }
     }
 
+    /// A stream we ducked as soon as it appeared changed its volume for the
+    /// first time: the server had not settled it yet when we ducked it
+    /// (pipewire-pulse reports a new stream at volume 0 until its node is
+    /// configured; WirePlumber restores the saved volume a moment after the
+    /// first report). What it has now is what it would have had without us —
+    /// or, if it is the echo of our duck, the entry's clean volume — and our
+    /// duck is made again from that. (A mute is never put on a new stream: a
+    /// music app that starts later wins.)
+    private func reassertDuck(_ held: HeldStream, _ info: PASinkInputInfo, previous: PASinkInputInfo) {
+        guard let ducked = held.duckedTo else { return }
+        var settled = info
+        if sameVolume(info.volume.channels, ducked) {
+            // Our duck landed. It was made from a volume the server had not
+            // settled (all 0) although the stream had been reported with a
+            // real one: made again from that.
+            let unsettled = held.original.volume.allSatisfy { $0 == 0 }
+            guard unsettled, !previous.volume.channels.allSatisfy({ $0 == 0 }) else { return }
+            settled = previous
+        }
+        let before = volumeBeforeUs(settled, holds.journal)
+        let target = PAVolume(channels: before).scaled(byLinear: duckFactor)
+        holds.record { journal in
+            journal.release(held.index) { stream in
+                stream.original.volume = before
+                stream.duckedTo = target.channels
+            }
+        }
+        issue(PASuccessRequest { _, _, _ in }) { context.setSinkInputVolume(info.index, target, $0) }
+    }
+
+    /// Whether `info` is a stream pipewire-pulse has not configured yet: new,
+    /// and at volume 0.
+    private func isUnsettled(_ info: PASinkInputInfo) -> Bool {
+        fresh.contains(info.index) && info.volume.channels.allSatisfy { $0 == 0 }
+    }
+
+    /// Ducks a stream whose duck waited for its volume (``isUnsettled(_:)``),
+    /// without waiting for the answer (loop thread).
+    private func duckSettled(_ info: PASinkInputInfo) {
+        let before = volumeBeforeUs(info, holds.journal)
+        let target = PAVolume(channels: before).scaled(byLinear: duckFactor)
+        holds.record { journal in
+            journal.hold(info) { stream in
+                stream.original.volume = before
+                stream.duckedTo = target.channels
+            }
+        }
+        issue(PASuccessRequest { _, _, _ in }) { context.setSinkInputVolume(info.index, target, $0) }
+    }
+
     /// Another client's stream went away. If we held it, its restore entry
     /// may keep our change (the last change of the stream saved it): repaired now.
     func otherStreamRemoved(_ index: UInt32) {
         let lastSeen = otherInfos.removeValue(forKey: index)
         fresh.remove(index)
+        pendingDucks.remove(index)
         guard let held = holds.journal.streams.first(where: { $0.index == index }) else { return }
         holds.record { journal in
             journal.streams.removeAll { $0.index == index }
@@ -188,7 +278,9 @@ extension ServerModel {
                 journal.dirtyKeys.append(repair)
             }
         }
-        if let key = held.restoreKey { scheduleKeyRepair(keys: [key]) }
+        // At once, not after the usual 20 ms: the next app of this role may
+        // be starting right now (a player's next track, a restart).
+        if let key = held.restoreKey { scheduleKeyRepair(keys: [key], after: 0) }
     }
 
     /// Our playback stream as the server now describes it. WirePlumber keys
@@ -253,11 +345,14 @@ extension ServerModel {
 
     /// The change of ours whose echo `info` carries: a held stream or a
     /// dirty entry of its key whose mute or duck volume it shows.
-    private func echoSource(of info: PASinkInputInfo) -> KeyRepair? {
+    func echoSource(of info: PASinkInputInfo) -> KeyRepair? {
         guard let key = info.restoreKey, !userKeys.contains(key) else { return nil }
         let journal = holds.journal
         let levels = StreamLevels(muted: info.muted, volume: info.volume.channels)
-        return (journal.dirtyKeys + journal.streams.compactMap(\.keyRepair)).last { repair in
+        let now = ContinuousClock.now
+        recentlyRepaired = recentlyRepaired.filter { $0.value.until > now }
+        let recent = recentlyRepaired.values.map(\.repair)
+        return (recent + journal.dirtyKeys + journal.streams.compactMap(\.keyRepair)).last { repair in
             repair.key == key
                 && ((repair.mutedByUs && levels.muted) || (repair.duckedTo.map { sameVolume(levels.volume, $0) } ?? false))
         }
@@ -298,14 +393,15 @@ extension ServerModel {
         scheduleKeyRepair(keys: indices.compactMap { index in journal.streams.first { $0.index == index }?.restoreKey })
     }
 
-    /// Repairs these keys' entries 20 ms from now (one pass for a burst).
-    func scheduleKeyRepair(keys: [String]) {
+    /// Repairs these keys' entries `after` µs from now (20 ms: one pass for a burst).
+    func scheduleKeyRepair(keys: [String], after delay: UInt64 = 20_000) {
         let wanted = Set(keys).subtracting(userKeys)
         guard !stopped, restoreDatabase != .none, !wanted.isEmpty else { return }
         keysToRepair.formUnion(wanted)
+        guard delay > 0 else { return repairScheduledKeys() }
         let timer = repairTimer ?? PATimerBox { [unowned self] in repairScheduledKeys() }
         repairTimer = timer
-        if timer.event == nil { context.arm(timer, after: 20_000) }
+        if timer.event == nil { context.arm(timer, after: delay) }
     }
 
     /// The repair itself, without waiting (it runs on the loop thread): read
@@ -320,6 +416,13 @@ extension ServerModel {
         let dirty = Set(journal.dirtyKeys.map(\.key)).intersection(keys)
         let finish: () -> Void = { [unowned self] in
             guard !dirty.isEmpty else { return }
+            // The server may still hand the old entry to a stream starting
+            // now (WirePlumber copies our write into its state a moment
+            // later): for a while such a stream is still taken for an echo.
+            let until = ContinuousClock.now + Self.echoGrace
+            for repair in journal.dirtyKeys where dirty.contains(repair.key) {
+                recentlyRepaired[repair.key] = (repair, until)
+            }
             holds.record { $0.dirtyKeys.removeAll { dirty.contains($0.key) } }
         }
         let write: ([PARestoreEntry]) -> Void = { [unowned self] entries in
@@ -365,3 +468,4 @@ extension HoldJournal {
         if !streams[n].isHeld { streams.remove(at: n) }
     }
 }
+

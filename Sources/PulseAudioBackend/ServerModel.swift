@@ -90,6 +90,15 @@ final class ServerModel {
     var repairTimer: PATimerBox?
     /// Told when module-stream-restore's database changes (PulseAudio).
     var restoreWatch: PATimerBox?
+    /// Entries repaired a moment ago, still recognised as the source of an
+    /// echo until `until` (``echoGrace`` after the repair).
+    var recentlyRepaired: [String: (repair: KeyRepair, until: ContinuousClock.Instant)] = [:]
+    /// Streams the policy ducked before the server had given them a volume.
+    var pendingDucks: Set<UInt32> = []
+    /// The factor the policy ducks with (its last duck action's).
+    var duckFactor = 0.2
+    /// How long a repaired entry may still reach a new stream.
+    static let echoGrace: Duration = .seconds(2)
     /// Restore keys whose entry the user set while we ran (they changed a
     /// stream of that key we do not hold): never repaired, never taken for an echo.
     var userKeys: Set<String> = []

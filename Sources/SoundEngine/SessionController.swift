@@ -330,20 +330,26 @@ final class SessionController: @unchecked Sendable {
         for action in deferred { perform(action, pauseFade: pauseFade) }
     }
 
-    /// Whether performing `action` now would wait for a fade to be heard.
+    /// Whether performing `action` now would wait: for a fade to be heard,
+    /// or for the server to create a stream (which a hung server may not
+    /// answer for seconds: the game hears of a lost stream first).
     private func waits(_ action: SessionAction, pauseFade: Int?) -> Bool {
+        if case .setStreamProperties(let properties) = action {
+            return execution.streamProperties == nil || properties != execution.streamProperties
+        }
         guard execution.state == .running, !idleCorked.load(ordering: .acquiring) else { return false }
         switch action {
         case .pauseEngine(let reason): return (pauseFade ?? quantumFrames) > 0 && reason != .mediaServicesLost
         case .selectOutput(let id): return id != nil
-        case .setStreamProperties(let properties): return properties != execution.streamProperties
         default: return false
         }
     }
 
-    /// The immediate part of a deferred action: the fade starts; a pause also
-    /// changes the state now (the cork follows once the fade was heard).
+    /// The immediate part of a deferred action: the fade starts (if the
+    /// engine plays); a pause also changes the state now (the cork follows
+    /// once the fade was heard).
     private func begin(_ action: SessionAction, pauseFade: Int?) {
+        guard execution.state == .running, !idleCorked.load(ordering: .acquiring) else { return }
         var fade = quantumFrames
         if case .pauseEngine = action { fade = pauseFade ?? quantumFrames }
         mixer.setMasterGain(0, rampFrames: fade)
@@ -522,10 +528,11 @@ final class SessionController: @unchecked Sendable {
         }
         execution.streamProperties = nil
         createStreams(wanted)
-        if execution.streamProperties != nil && execution.state != .running {
-            // It exists now: resume if the policy says so.
-            if shared.withLock({ $0.policy.engineState }) == .running { resume() }
-        }
+        // After a loss the policy resumes when told the stream is back
+        // (streamCreated); after a failed first creation its resume was
+        // tried already and failed: try it again now.
+        let (lost, planned) = shared.withLock { ($0.policy.isOutputLost, $0.policy.engineState) }
+        if execution.streamProperties != nil, !lost, planned == .running, execution.state != .running { resume() }
     }
 
     private func setState(_ state: EngineState) {

@@ -19,14 +19,18 @@ final class DemoProcess {
     /// Every stdout line so far, in order.
     private(set) var lines: [String] = []
 
-    init(_ arguments: [String], server: String) throws {
+    /// Starts the demo on `server`; `environment` adds to the test's (a
+    /// private `XDG_RUNTIME_DIR`: the demo's journal of what it holds lives there).
+    init(_ arguments: [String], server: String, environment: [String: String] = [:]) throws {
         // A write to a demo that already exited must fail with EPIPE, not kill the test runner.
         signal(SIGPIPE, SIG_IGN)
         var inPipe: [Int32] = [-1, -1]
         guard se_pipe_cloexec(&inPipe) == 0 else { throw DemoProcessError("pipe2 failed: \(errno)") }
         defer { close(inPipe[0]) }  // the child has its own copy
         do {
-            child = try Subprocess([demo] + arguments, extraEnvironment: ["PULSE_SERVER": server], stdin: inPipe[0])
+            child = try Subprocess(
+                [demo] + arguments, extraEnvironment: environment.merging(["PULSE_SERVER": server]) { $1 },
+                stdin: inPipe[0])
         } catch {
             close(inPipe[1])
             throw error
@@ -130,6 +134,12 @@ final class DemoProcess {
         child.kill()
         return nil
     }
+
+    /// The demo's process ID.
+    var pid: pid_t { child.pid }
+
+    /// Kills the demo at once (SIGKILL), as a crash would, and reaps it.
+    func crash() { child.kill() }
 
     /// What the demo wrote on stderr (call after it exited).
     func readErrors() -> String {

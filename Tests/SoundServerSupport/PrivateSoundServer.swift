@@ -83,7 +83,7 @@ public final class PrivateSoundServer: @unchecked Sendable {
 
     /// The processes the script started for this server (its `pids` file,
     /// which a restart rewrites).
-    private var serverProcesses: [pid_t] {
+    var serverProcesses: [pid_t] {
         let text = (try? String(contentsOfFile: directory + "/pids", encoding: .utf8)) ?? ""
         return text.split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
     }

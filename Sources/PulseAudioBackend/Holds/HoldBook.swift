@@ -51,7 +51,8 @@ final class HoldBook: @unchecked Sendable {
 
     /// Changes the journal and writes it before returning, so what is about
     /// to be changed on the server is on disk first. The first hold creates
-    /// the journal file and starts the guardian.
+    /// the journal file and starts the guardian. `change` runs with the
+    /// book locked: it must not read the book (decide first, then record).
     func record(_ change: (inout HoldJournal) -> Void) {
         state.withLock { s in
             let before = s.journal

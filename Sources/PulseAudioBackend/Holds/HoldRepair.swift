@@ -73,7 +73,19 @@ enum HoldRepair {
     static func entries(for repairs: [KeyRepair], current: [PARestoreEntry]?) -> [PARestoreEntry] {
         var byKey: [String: KeyRepair] = [:]
         for repair in repairs { byKey[repair.key] = repair }
-        guard let current else { return byKey.keys.sorted().compactMap { byKey[$0]?.cleanEntry } }
+        guard let current else {
+            // pipewire-pulse stores each entry as a JSON value in PipeWire's
+            // route-settings metadata, and WirePlumber copies it into its
+            // state only when that value changes: writing the clean entry a
+            // second time (after an earlier repair, or a stream that saved
+            // over it since) would change nothing. So each key is written
+            // twice, first a step off in volume, then clean.
+            return byKey.keys.sorted().compactMap { byKey[$0] }.flatMap { repair in
+                var nudged = repair.cleanEntry
+                nudged.volume = nudged.volume.map { PAVolume(channels: $0.channels.map { $0 > 0 ? $0 - 1 : 1 }) }
+                return [nudged, repair.cleanEntry]
+            }
+        }
         return current.compactMap { entry in byKey[entry.name].flatMap { $0.cleaned(entry) } }
     }
 }
