@@ -131,6 +131,40 @@ let handset = ["device.description": "Handset", "device.form_factor": "handset"]
         #expect(eventually { (try? live.ourStream())??.corked == true })
     }
 
+    /// The same in playback: our stream has role music, so on PulseAudio
+    /// module-role-cork mutes it and asks it to cork when the call starts.
+    /// Back in the foreground the engine plays against that cork: its stream
+    /// uncorked and unmuted, mixing with the call (seed 002: "whatever the
+    /// category"). Back to the call it pauses; the call's end is an ordinary
+    /// ended, and playback goes on in the background.
+    @Test func seed002Scenario2InPlaybackMixesWithTheCallAgainstTheServersCork() throws {
+        let live = try LiveSession(SessionConfiguration(category: .playback))
+        defer { live.stop() }
+        try live.playTone()
+        let call = try live.server.startClient(role: "phone")
+        defer { try? call.stop() }
+        #expect(eventually { live.engine.status == .paused(.interrupted) })
+        #expect(eventually { (try? live.ourStream())??.corked == true }, "the call did not pause us")
+        try live.engine.setApplicationState(.background)
+        try live.engine.setApplicationState(.foreground)
+        #expect(eventually { live.engine.status == .running }, "back in the foreground the game mixes with the call")
+        #expect(
+            eventually { (try? live.ourStream()).flatMap { $0 }.map { !$0.corked && !$0.muted } == true },
+            "our stream stays corked or muted: \(String(describing: try? live.ourStream()))")
+        #expect(try call.sinkInput()?.muted == false, "the call is never muted")
+        // Back to the call: the game pauses again.
+        try live.engine.setApplicationState(.background)
+        #expect(eventually { live.engine.status.isRunning == false })
+        #expect(eventually { (try? live.ourStream())??.corked == true })
+        // The call ends: an ordinary ended; playback plays on in the background.
+        let mark = live.log.all.count
+        try call.stop()
+        let ended = live.log.wait(from: mark) { if case .interruption(let i) = $0 { i.type == .ended } else { false } }
+        #expect(ended != nil, "no ended after the call: \(live.log.all)")
+        #expect(eventually { live.engine.status == .running })
+        #expect(eventually { (try? live.ourStream()).flatMap { $0 }.map { !$0.corked && !$0.muted } == true })
+    }
+
     @Test func usbHeadphonesTakeTheRouteAndLeavingGivesOldDeviceUnavailable() throws {
         let live = try LiveSession(SessionConfiguration(category: .playback))
         defer { live.stop() }
