@@ -231,6 +231,17 @@ final class Connection {
     /// down and connects again. Any control thread.
     func abandon() { reportLost() }
 
+    /// Gives back what the journal still holds and repairs every restore
+    /// entry we touched, on this connection's control context (at close,
+    /// before the teardown). Unlocked, on a control thread.
+    func repairHolds() {
+        guard !isLost, let control = controlLoop, let info = serverInfo else { return }
+        control.withLock {
+            guard let model, controlContext?.isReady == true else { return }
+            holds.repair(using: model.requests, on: info, deadline: ContinuousClock.now + .seconds(1), orphans: false)
+        }
+    }
+
     /// Releases everything this connection created, in reverse order. Idempotent.
     /// Called unlocked, never from either loop thread.
     func teardown() {

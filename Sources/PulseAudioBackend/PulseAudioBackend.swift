@@ -154,6 +154,10 @@ package final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
         }
         // The reconnect thread takes `link` itself: join it unlocked.
         reconnector?.stop()
+        // The restore-database entries we touched are repaired while the
+        // connection is still there (a server restarted later reads its
+        // saved state, which may hold our change: it saves late).
+        connection?.repairHolds()
         connection?.teardown()
         // Whatever is still held (the server went away while we held it) is
         // given back now if the server answers, else left to the next start.

@@ -29,7 +29,10 @@ enum RestoreDatabaseAccess: Equatable {
 ///   too; our own new stream, which WirePlumber keys by role like the music
 ///   apps, is given its clean values at once;
 /// - the user wins: a held stream they unmuted is no longer ours, and a
-///   volume they moved stays.
+///   volume they moved stays. Only our own values are repaired in an entry
+///   (a mute where we muted, the volume we ducked to); the one case this
+///   gets wrong is the user muting another stream of the same role while we
+///   hold one muted: the entry is unmuted (docs/pulseaudio.md).
 ///
 /// Control thread with the control lock held (actions), or the control
 /// loop thread (subscription callbacks, timers: nothing there waits).
@@ -205,11 +208,7 @@ extension ServerModel {
         if previous.muted && !info.muted {
             holds.record { $0.release(info.index) { $0.mutedByUs = false } }
         }
-        // The user changed the state of a stream we do not hold: its key's
-        // entry now holds their choice, which we never overwrite.
-        if let key = info.restoreKey, !holds.journal.streams.contains(where: { $0.index == info.index }) {
-            userKeys.insert(key)
-        }
+        if echoSource(of: info) == nil { followClean(info) }
     }
 
     /// A stream we ducked as soon as it appeared changed its volume for the
@@ -269,18 +268,12 @@ extension ServerModel {
         fresh.remove(index)
         pendingDucks.remove(index)
         guard let held = holds.journal.streams.first(where: { $0.index == index }) else { return }
-        holds.record { journal in
-            journal.streams.removeAll { $0.index == index }
-            if let repair = held.keyRepair, let seen = lastSeen,
-                held.isOurs(StreamLevels(muted: seen.muted, volume: seen.volume.channels))
-            {
-                journal.dirtyKeys.removeAll { $0.key == repair.key }
-                journal.dirtyKeys.append(repair)
-            }
-        }
-        // At once, not after the usual 20 ms: the next app of this role may
-        // be starting right now (a player's next track, a restart).
-        if let key = held.restoreKey { scheduleKeyRepair(keys: [key], after: 0) }
+        holds.record { $0.streams.removeAll { $0.index == index } }
+        // Its last change saved our values into its key's entry: repaired at
+        // once, not after the usual 20 ms — the next app of this role may be
+        // starting right now (a player's next track, a restart).
+        let carried = lastSeen.map { held.isOurs(StreamLevels(muted: $0.muted, volume: $0.volume.channels)) } ?? true
+        if carried, let key = held.restoreKey { scheduleKeyRepair(keys: [key], after: 0, force: true) }
     }
 
     /// Our playback stream as the server now describes it. WirePlumber keys
@@ -290,14 +283,11 @@ extension ServerModel {
     func ownPlaybackChanged(_ info: PASinkInputInfo) {
         let previous = ownPlayback
         ownPlayback = info
-        if let previous {
-            guard ownPlaybackFresh, previous.muted != info.muted
-                || !sameVolume(previous.volume.channels, info.volume.channels)
-            else { return }
-            ownPlaybackFresh = false
-        } else {
-            ownPlaybackFresh = true
-        }
+        // New for its first two seconds: pipewire-pulse reports it at volume
+        // 0, then at its node's volume, and WirePlumber's restore may come
+        // after both.
+        if previous == nil { ownPlaybackSince = .now }
+        guard ContinuousClock.now - ownPlaybackSince < .seconds(2) else { return }
         guard let key = info.restoreKey, key != ownRestoreKey, let source = echoSource(of: info) else { return }
         let levels = StreamLevels(muted: info.muted, volume: info.volume.channels)
         if source.mutedByUs && levels.muted {
@@ -346,13 +336,13 @@ extension ServerModel {
     /// The change of ours whose echo `info` carries: a held stream or a
     /// dirty entry of its key whose mute or duck volume it shows.
     func echoSource(of info: PASinkInputInfo) -> KeyRepair? {
-        guard let key = info.restoreKey, !userKeys.contains(key) else { return nil }
+        guard let key = info.restoreKey else { return nil }
         let journal = holds.journal
         let levels = StreamLevels(muted: info.muted, volume: info.volume.channels)
         let now = ContinuousClock.now
         recentlyRepaired = recentlyRepaired.filter { $0.value.until > now }
         let recent = recentlyRepaired.values.map(\.repair)
-        return (recent + journal.dirtyKeys + journal.streams.compactMap(\.keyRepair)).last { repair in
+        return (recent + journal.streams.compactMap(\.keyRepair)).last { repair in
             repair.key == key
                 && ((repair.mutedByUs && levels.muted) || (repair.duckedTo.map { sameVolume(levels.volume, $0) } ?? false))
         }
@@ -372,7 +362,7 @@ extension ServerModel {
         guard let versions, !versions.isEmpty else { return }
         restoreDatabase = .readable
         let watch = PATimerBox { [unowned self] in
-            scheduleKeyRepair(keys: holds.journal.streams.compactMap(\.restoreKey) + holds.journal.dirtyKeys.map(\.key))
+            scheduleKeyRepair(keys: holds.journal.streams.compactMap(\.restoreKey))
         }
         restoreWatch = watch
         issue(PASuccessRequest { _, _, _ in }) { context.subscribeStreamRestore(watch, $0) }
@@ -393,55 +383,63 @@ extension ServerModel {
         scheduleKeyRepair(keys: indices.compactMap { index in journal.streams.first { $0.index == index }?.restoreKey })
     }
 
-    /// Repairs these keys' entries `after` µs from now (20 ms: one pass for a burst).
-    func scheduleKeyRepair(keys: [String], after delay: UInt64 = 20_000) {
-        let wanted = Set(keys).subtracting(userKeys)
-        guard !stopped, restoreDatabase != .none, !wanted.isEmpty else { return }
-        keysToRepair.formUnion(wanted)
+    /// Repairs these keys' entries `after` µs from now (20 ms: one pass for a
+    /// burst). `force`: write the clean entry even where the database cannot
+    /// be read (pipewire-pulse) — a held stream went away carrying our change.
+    func scheduleKeyRepair(keys: [String], after delay: UInt64 = 20_000, force: Bool = false) {
+        guard !stopped, restoreDatabase != .none, !keys.isEmpty else { return }
+        guard restoreDatabase == .readable || force else { return }
+        keysToRepair.formUnion(keys)
         guard delay > 0 else { return repairScheduledKeys() }
         let timer = repairTimer ?? PATimerBox { [unowned self] in repairScheduledKeys() }
         repairTimer = timer
         if timer.event == nil { context.arm(timer, after: delay) }
     }
 
-    /// The repair itself, without waiting (it runs on the loop thread): read
-    /// the entries (PulseAudio), write the cleaned ones, then drop the dirty
-    /// keys it repaired from the journal.
+    /// The repair itself, without waiting (it runs on the loop thread): on
+    /// PulseAudio, read the entries and write back the ones carrying our
+    /// values; on pipewire-pulse, write the clean entries. A repaired key is
+    /// still taken for the source of an echo for ``echoGrace``.
     private func repairScheduledKeys() {
         let keys = keysToRepair
         keysToRepair = []
         let journal = holds.journal
-        let repairs = (journal.dirtyKeys + journal.streams.compactMap(\.keyRepair)).filter { keys.contains($0.key) }
+        let repairs = (journal.touchedKeys + journal.streams.compactMap(\.keyRepair)).filter { keys.contains($0.key) }
         guard !repairs.isEmpty else { return }
-        let dirty = Set(journal.dirtyKeys.map(\.key)).intersection(keys)
-        let finish: () -> Void = { [unowned self] in
-            guard !dirty.isEmpty else { return }
-            // The server may still hand the old entry to a stream starting
-            // now (WirePlumber copies our write into its state a moment
-            // later): for a while such a stream is still taken for an echo.
-            let until = ContinuousClock.now + Self.echoGrace
-            for repair in journal.dirtyKeys where dirty.contains(repair.key) {
-                recentlyRepaired[repair.key] = (repair, until)
-            }
-            holds.record { $0.dirtyKeys.removeAll { dirty.contains($0.key) } }
-        }
+        let until = ContinuousClock.now + Self.echoGrace
+        for repair in repairs { recentlyRepaired[repair.key] = (repair, until) }
         let write: ([PARestoreEntry]) -> Void = { [unowned self] entries in
-            guard !entries.isEmpty else { return finish() }
-            issue(PASuccessRequest { ok, _, _ in if ok { finish() } }) { context.writeStreamRestore(entries, $0) }
+            guard !entries.isEmpty else { return }
+            issue(PASuccessRequest { _, _, _ in }) { context.writeStreamRestore(entries, $0) }
         }
         switch restoreDatabase {
         case .none:
             return
         case .writeOnly:
-            // Only dirty keys: a held stream's entry is written again by
-            // WirePlumber on its next parameter change anyway.
-            write(HoldRepair.entries(for: repairs.filter { dirty.contains($0.key) }, current: nil))
+            write(HoldRepair.entries(for: repairs, current: nil))
         case .readable:
             var current: [PARestoreEntry] = []
             issue(PAListRequest<PARestoreEntry>(
                 onItem: { current.append($0) },
                 onEnd: { ok in if ok { write(HoldRepair.entries(for: repairs, current: current)) } })
             ) { context.readStreamRestore($0) }
+        }
+    }
+
+    /// A stream of a key we touched, not held and settled, shows the volume
+    /// the user gives that key now: the key's clean volume follows it. (Its
+    /// mute does not: module-role-cork mutes music during calls, and that
+    /// is nobody's choice to keep.)
+    private func followClean(_ info: PASinkInputInfo) {
+        guard let key = info.restoreKey, holds.journal.touchedKeys.contains(where: { $0.key == key }),
+            !holds.journal.streams.contains(where: { $0.index == info.index })
+        else { return }
+        let levels = StreamLevels(muted: info.muted, volume: info.volume.channels)
+        holds.record { journal in
+            guard let n = journal.touchedKeys.firstIndex(where: { $0.key == key }),
+                journal.touchedKeys[n].clean.volume.count == levels.volume.count
+            else { return }
+            journal.touchedKeys[n].clean.volume = levels.volume
         }
     }
 }
@@ -452,6 +450,7 @@ extension HoldJournal {
     mutating func hold(_ info: PASinkInputInfo, _ change: (inout HeldStream) -> Void) {
         if let n = streams.firstIndex(where: { $0.index == info.index }) {
             change(&streams[n])
+            if let repair = streams[n].keyRepair { touch(repair) }
             return
         }
         var stream = HeldStream(
@@ -459,6 +458,7 @@ extension HoldJournal {
             original: StreamLevels(muted: info.muted, volume: info.volume.channels), mutedByUs: false, duckedTo: nil)
         change(&stream)
         streams.append(stream)
+        if let repair = stream.keyRepair { touch(repair) }
     }
 
     /// Applies `change` to a held stream and forgets it once we hold nothing on it.

@@ -82,7 +82,7 @@ final class ServerModel {
     /// Our playback stream as last reported, and whether its mute and volume
     /// are still those it appeared with.
     var ownPlayback: PASinkInputInfo?
-    var ownPlaybackFresh = true
+    var ownPlaybackSince = ContinuousClock.now
     /// The restore database, as this server offers it (ServerModel+Holds).
     var restoreDatabase = RestoreDatabaseAccess.none
     /// Keys to repair when the repair timer fires, and the timer.
@@ -99,9 +99,6 @@ final class ServerModel {
     var duckFactor = 0.2
     /// How long a repaired entry may still reach a new stream.
     static let echoGrace: Duration = .seconds(2)
-    /// Restore keys whose entry the user set while we ran (they changed a
-    /// stream of that key we do not hold): never repaired, never taken for an echo.
-    var userKeys: Set<String> = []
     /// The device our playback (capture) stream was last seen on, by name.
     var ownPlaybackSink: String?
     var ownCaptureSource: String?

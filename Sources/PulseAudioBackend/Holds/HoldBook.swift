@@ -91,20 +91,22 @@ final class HoldBook: @unchecked Sendable {
     /// journals. Journals of this server are repaired on `runner`'s
     /// connection, those of other servers on a short connection of their own
     /// (or left for later when that server does not answer). Loop lock held.
-    func repair(using runner: RequestRunner, on server: PAServerInfo, deadline: ContinuousClock.Instant) {
+    func repair(
+        using runner: RequestRunner, on server: PAServerInfo, deadline: ContinuousClock.Instant, orphans: Bool = true
+    ) {
         let own = journal
         if !own.isEmpty {
             do {
                 try HoldRepair.repair(own, using: runner, on: server, deadline: deadline)
                 record {
                     $0.streams = []
-                    $0.dirtyKeys = []
+                    $0.touchedKeys = []
                 }
             } catch {
                 warn("could not give back what we held on \(own.server?.name ?? "the server"): \(error)")
             }
         }
-        guard let directory = try? HoldJournalFile.directory(directorySetting).get() else { return }
+        guard orphans, let directory = try? HoldJournalFile.directory(directorySetting).get() else { return }
         for stem in HoldJournalFile.stems(in: directory, except: journalStem) {
             guard let orphan = HoldJournalFile.claim(stem) else { continue }  // its engine or guardian lives
             guard let journal = orphan.read(), !journal.isEmpty, let origin = journal.server else {

@@ -28,12 +28,27 @@ struct HoldJournal: Sendable, Hashable, Codable {
     var server: ServerIdentity?
     /// Streams we hold muted or ducked.
     var streams: [HeldStream] = []
-    /// Restore-database entries our changes may have written whose stream
-    /// is gone, not yet repaired.
-    var dirtyKeys: [KeyRepair] = []
+    /// Every restore-database entry our changes may have written this
+    /// session, with what it holds without them (kept current from the
+    /// streams of that key we do not hold). Repaired after the server
+    /// restarts (a restarted server reads a saved state that can be older
+    /// than our last repair: WirePlumber writes its state a second after the
+    /// last change, PulseAudio ten), at close, and after a crash.
+    var touchedKeys: [KeyRepair] = []
 
     /// Whether anything is left to give back.
-    var isEmpty: Bool { streams.isEmpty && dirtyKeys.isEmpty }
+    var isEmpty: Bool { streams.isEmpty && touchedKeys.isEmpty }
+
+    /// Records that our changes may write `repair.key`'s entry: its clean
+    /// values stay those first known; the fingerprints add up.
+    mutating func touch(_ repair: KeyRepair) {
+        guard let n = touchedKeys.firstIndex(where: { $0.key == repair.key }) else {
+            touchedKeys.append(repair)
+            return
+        }
+        touchedKeys[n].mutedByUs = touchedKeys[n].mutedByUs || repair.mutedByUs
+        if let ducked = repair.duckedTo { touchedKeys[n].duckedTo = ducked }
+    }
 }
 
 /// A journal's files: `<stem>.lock`, held with an exclusive `flock` by the

@@ -10,13 +10,14 @@ enum HoldRepair {
     /// Repairs `journal` on the server `runner` talks to (its loop lock
     /// held). Streams are given back only on the very instance that holds
     /// them (same cookie); on another instance they are gone, and only the
-    /// restore database, which outlives a restart, is repaired.
+    /// restore database, which outlives a restart, is repaired: every key we
+    /// touched.
     static func repair(
         _ journal: HoldJournal, using runner: RequestRunner, on server: PAServerInfo, deadline: ContinuousClock.Instant
     ) throws(SoundEngineError) {
         let sameInstance = journal.server.map { $0.cookie == server.cookie } ?? false
         let live = sameInstance ? try runner.sinkInputs(journal.streams.map(\.index), deadline: deadline) : [:]
-        var keys = journal.dirtyKeys
+        var keys = journal.touchedKeys
         var outcomes: [RequestRunner.Outcome] = []
         for held in journal.streams {
             guard let now = live[held.index], held.identity.matches(now) else {
