@@ -280,7 +280,6 @@ public final class PlaybackClient: @unchecked Sendable {
             "pacat", "--playback", "--raw", "--format=float32le", "--rate=48000", "--channels=2", "--latency-msec=40",
         ]
         if let sink { arguments.append("--device=\(sink)") }
-        if let volume { arguments.append("--volume=\(Int((volume * 65536).rounded()))") }
         arguments += properties.sorted { $0.key < $1.key }.map { "--property=\($0.key)=\($0.value)" }
 
         // A socket, not a pipe: send(MSG_NOSIGNAL) fails with EPIPE once pacat
@@ -317,7 +316,9 @@ public final class PlaybackClient: @unchecked Sendable {
         }
         sinkInputIndex = index
         if let volume {
-            // pipewire-pulse ignores the volume pacat connects with; set it on the server too.
+            // Set on the server, as a user does in a mixer: a change the
+            // restore database saves (a volume pacat connects with is not
+            // saved on PulseAudio, and pipewire-pulse ignores it).
             try server.pactl(arguments: ["set-sink-input-volume", String(index), String(Int((volume * 65536).rounded()))])
         }
     }
