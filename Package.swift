@@ -95,6 +95,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .executableTarget(
+            name: "callbench",
+            dependencies: ["SoundEngine", "SoundServerSupport"],
+            path: "Benchmarks/callbench",
+            swiftSettings: strict
+        ),
+
         // MARK: - Tests
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),

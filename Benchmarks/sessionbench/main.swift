@@ -67,12 +67,11 @@ func parse() -> Options {
     while let arg = args.popFirst() {
         switch arg {
         case "--server":
-            switch value(arg) {
-            case "pulseaudio": o.kinds = [.pulseaudio]
-            case "pipewire": o.kinds = [.pipewire]
-            case "both": o.kinds = [.pulseaudio, .pipewire]
-            case let other: usage("--server: pulseaudio, pipewire or both, not '\(other)'")
+            let word = value(arg)
+            guard let kinds = PrivateSoundServer.Kind.named(word) else {
+                usage("--server: pulseaudio, pipewire or both, not '\(word)'")
             }
+            o.kinds = kinds
         case "--reps":
             guard let n = Int(value(arg)), n >= 1 else { usage("--reps: a whole number ≥ 1") }
             o.reps = n

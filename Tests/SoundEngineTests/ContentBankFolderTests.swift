@@ -17,7 +17,7 @@ import Testing
         let bank = rig.folder + "/bank"
         try FileManager.default.createDirectory(atPath: bank, withIntermediateDirectories: true)
         let tone = { (amplitude: Float) in
-            ContentRig.wav((0..<9600).map { amplitude * Float(sin(Double($0) * 2 * .pi * 1000 / 48_000)) }, rate: 48_000)
+            WaveFile.monoFloat32((0..<9600).map { amplitude * Float(sin(Double($0) * 2 * .pi * 1000 / 48_000)) }, rate: 48_000)
         }
         _ = FileManager.default.createFile(atPath: bank + "/music.wav", contents: tone(0.25))
         let outside = rig.folder + "/outside.wav"

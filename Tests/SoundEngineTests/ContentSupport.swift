@@ -34,22 +34,8 @@ final class ContentRig {
             amplitude * Float(sin(2 * Double.pi * frequency * Double($0) / Double(Self.rate)))
         }
         let path = folder + "/" + name + ".wav"
-        _ = FileManager.default.createFile(atPath: path, contents: Self.wav(samples, rate: Self.rate))
+        _ = FileManager.default.createFile(atPath: path, contents: WaveFile.monoFloat32(samples, rate: Self.rate))
         return path
-    }
-
-    /// A RIFF/WAVE file: one channel of IEEE float samples.
-    static func wav(_ samples: [Float], rate: Int) -> Data {
-        var d = Data()
-        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
-        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
-        let bytes = UInt32(samples.count * 4)
-        d.append(contentsOf: Array("RIFF".utf8)); u32(36 + bytes); d.append(contentsOf: Array("WAVE".utf8))
-        d.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(3); u16(1); u32(UInt32(rate)); u32(UInt32(rate * 4))
-        u16(4); u16(32)
-        d.append(contentsOf: Array("data".utf8)); u32(bytes)
-        samples.withUnsafeBytes { d.append(contentsOf: $0) }
-        return d
     }
 
     /// Renders `frames` frames and returns interleaved stereo.

@@ -41,6 +41,17 @@ public final class PrivateSoundServer: @unchecked Sendable {
 
         /// Whether the server is a PulseAudio daemon (either set-up).
         public var isPulseAudio: Bool { self != .pipewire }
+
+        /// The kinds a benchmark's `--server` word names: `pulseaudio`,
+        /// `pipewire`, or `both` (those two, in that order); nil for another word.
+        public static func named(_ word: String) -> [Kind]? {
+            switch word {
+            case "pulseaudio": [.pulseaudio]
+            case "pipewire": [.pipewire]
+            case "both": [.pulseaudio, .pipewire]
+            default: nil
+            }
+        }
     }
 
     /// The kind the tests run against: `SOUNDENGINE_TEST_SERVER=pipewire` picks
