@@ -12,3 +12,19 @@ package enum CurrentThread {
         fclose(file)
     }
 }
+
+extension CurrentThread {
+    /// Puts the calling thread under `SCHED_BATCH`: the same fair share of
+    /// the CPU as any other thread, but waking it never preempts the thread
+    /// that woke it (it runs when a CPU is free, or at the next scheduler
+    /// tick). For threads a game thread wakes on its way through a call, so
+    /// the call is not charged with the woken thread's work. Returns whether
+    /// the kernel agreed (it always does for an unprivileged thread at nice
+    /// priority, but a sandbox may refuse).
+    @discardableResult
+    public static func preferNotToPreemptOnWakeup() -> Bool {
+        var param = sched_param(sched_priority: 0)
+        // SCHED_BATCH is 3 on Linux; Glibc declares it under _GNU_SOURCE only.
+        return pthread_setschedparam(pthread_self(), 3, &param) == 0
+    }
+}

@@ -55,10 +55,11 @@ public struct PlatformInitSettings: Sendable {
     public var inputChannelCount: Int = 1
     /// After this long with no voice playing, the engine corks its stream so
     /// the server can let the device sleep (PulseAudio and PipeWire suspend an
-    /// idle sink after about 5 s); the next `play` uncorks it before it
-    /// returns, and the sound starts within one buffer of the stream (plus
-    /// the device's wake-up if the server suspended it). The game sees no
-    /// state change. Default 10 s; `nil` keeps the stream running (and the
+    /// idle sink after about 5 s); the next `play` (or `postEvent`) wakes the
+    /// session thread, which uncorks it — the call itself returns at once —
+    /// and the sound starts within one buffer of the stream and a server
+    /// round trip (plus the device's wake-up if the server suspended it). The
+    /// game sees no state change. Default 10 s; `nil` keeps the stream running (and the
     /// device awake) forever. Must be at least 100 ms.
     public var idleCorkTimeout: Duration? = .seconds(10)
     /// How what the session changes on other applications' streams (the

@@ -122,14 +122,18 @@ final class Playback: Sendable {
     /// - Throws: `idNotFound` for an unknown sound or bus; `invalidParameter`
     ///   naming a bad parameter (volume, pan, pitch); `maxReached` when every
     ///   voice plays; `commandQueueFull` when the command queue is full.
+    /// - Parameter wake: whether to wake an idle-corked stream now; a caller
+    ///   holding a lock passes `false` and calls ``voiceQueued()`` after it
+    ///   released it (the wake is a system call, and may let the session
+    ///   thread run first).
     @discardableResult
     func play(
         _ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters(),
-        completion: (@Sendable (VoiceEnd) -> Void)? = nil
+        wake: Bool = true, completion: (@Sendable (VoiceEnd) -> Void)? = nil
     ) throws(SoundEngineError) -> VoiceID {
         try checkAlive()
         // An idle-corked stream is uncorked by the session thread (SessionController+Idle).
-        defer { onVoiceQueued() }
+        defer { if wake { onVoiceQueued() } }
         guard let completion else { return try mixer.play(sound, on: bus, parameters) }
         // Start and register under the callbacks lock: the event thread looks
         // the voice up under it, so even a voice that ends at once finds its callback.
@@ -140,6 +144,9 @@ final class Playback: Sendable {
             return voice
         }
     }
+
+    /// Wakes an idle-corked stream for voices queued with `wake: false`. Never blocks.
+    func voiceQueued() { onVoiceQueued() }
 
     /// Stops a voice, fading out over `fadeOut` (default: the short de-click fade).
     func stop(_ voice: VoiceID, fadeOut: Duration = .zero) throws(SoundEngineError) {

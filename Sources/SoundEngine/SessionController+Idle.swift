@@ -13,12 +13,14 @@ import Synchronization
 extension SessionController {
     /// Any thread, after a voice was queued: an idle-corked stream is
     /// uncorked by the session thread (the pre-fill renders the new voice
-    /// from its start). Never blocks.
+    /// from its start). Never blocks, and takes no lock: a flag and the
+    /// session thread's semaphore (the wake is the one system call a game
+    /// thread makes, and only on an idle-corked stream).
     func voiceQueued() {
         guard idleCorked.load(ordering: .acquiring),
             !wakeQueued.exchange(true, ordering: .acquiringAndReleasing)  // one wake per burst
         else { return }
-        post(.wakeFromIdle)
+        wake.signal()
     }
 
     /// Session thread, every pass: corks the stream once it has been idle

@@ -39,8 +39,6 @@ final class SessionController: @unchecked Sendable {
         /// Our streams are gone (a failure, a lost or a new connection): the
         /// next `setStreamProperties` creates them whatever their properties.
         case streamsGone
-        /// A voice was queued on an idle-corked stream: uncork it.
-        case wakeFromIdle
         /// Something for the game's logger, from a backend thread.
         case log(LogLevel, String)
         /// Signals when every job before it has been performed.
@@ -95,7 +93,8 @@ final class SessionController: @unchecked Sendable {
     /// Whether the stream is corked because nothing played for
     /// ``PlatformInitSettings/idleCorkTimeout`` (SessionController+Idle).
     let idleCorked = Atomic(false)
-    /// A wake from idle is queued already (a burst of voices queues one).
+    /// A voice was queued on the idle-corked stream: the session thread's
+    /// next pass uncorks it (a burst of voices sets it once).
     let wakeQueued = Atomic(false)
 
     let mixer: Mixer
@@ -110,7 +109,7 @@ final class SessionController: @unchecked Sendable {
     /// content action), so the stream must not idle-cork.
     let needsMixerClock: @Sendable () -> Bool
 
-    private let wake = DispatchSemaphore(value: 0)
+    let wake = DispatchSemaphore(value: 0)
     /// The session thread's own state: nothing else touches it.
     var execution = Execution()
     private var thread: pthread_t?
@@ -145,6 +144,9 @@ final class SessionController: @unchecked Sendable {
         let result = pthread_create(&thread, nil, { raw in
             let controller = Unmanaged<SessionController>.fromOpaque(raw!).takeRetainedValue()
             CurrentThread.setName("SoundEngine-ses")
+            // A game thread wakes it (a voice on an idle-corked stream): the
+            // uncork's pre-fill must not run in the game's time slice.
+            CurrentThread.preferNotToPreemptOnWakeup()
             controller.run()
             return nil
         }, context)
@@ -276,6 +278,9 @@ final class SessionController: @unchecked Sendable {
                 }
                 perform(job)
             }
+            if wakeQueued.exchange(false, ordering: .acquiringAndReleasing) {  // a later voiceQueued wakes anew
+                leaveIdle()
+            }
             retryStreamIfDue()
             checkIdle()
         }
@@ -288,9 +293,6 @@ final class SessionController: @unchecked Sendable {
         case .streamsGone:
             execution.streamProperties = nil
             execution.retry = nil
-        case .wakeFromIdle:
-            wakeQueued.store(false, ordering: .releasing)  // releasing: a later voiceQueued queues anew
-            leaveIdle()
         case .log(let level, let message):
             log.log(level, message)
         case .drained(let done):
