@@ -19,13 +19,49 @@ public struct ContentID: Sendable, Hashable, Comparable, CustomStringConvertible
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// The ID of `name` (FNV-1, 32-bit, over the lowercased UTF-8 bytes).
-    public init(_ name: String) {
+    ///
+    /// An ASCII name (nearly every name) is lowercased byte by byte as it is
+    /// hashed: no copy, no Unicode tables. That is the same bytes
+    /// `lowercased()` gives, which a name with any other character goes
+    /// through. (Events are posted by name on game threads: this is most of
+    /// what a cold `postEvent` used to cost, docs/performance.md.)
+    public init(_ name: String) { rawValue = Self.fnv1(name) }
+
+    private static func fnv1(_ name: String) -> UInt32 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.utf8 {
+            guard byte < 0x80 else { return fnv1(lowercasing: name) }
+            hash = hash &* 16_777_619
+            hash ^= UInt32(byte &+ (byte &- 0x41 < 26 ? 0x20 : 0))
+        }
+        return hash
+    }
+
+    private static func fnv1(lowercasing name: String) -> UInt32 {
         var hash: UInt32 = 2_166_136_261
         for byte in name.lowercased().utf8 {
             hash = hash &* 16_777_619
             hash ^= UInt32(byte)
         }
-        rawValue = hash
+        return hash
+    }
+
+    /// Whether two names are the same ignoring case, as their IDs are
+    /// (ASCII compared byte by byte; any other character through `lowercased()`).
+    public static func sameName(_ a: String, _ b: String) -> Bool {
+        var ia = a.utf8.makeIterator(), ib = b.utf8.makeIterator()
+        while true {
+            switch (ia.next(), ib.next()) {
+            case (nil, nil):
+                return true
+            case (let x?, let y?) where x < 0x80 && y < 0x80:
+                if x &+ (x &- 0x41 < 26 ? 0x20 : 0) != y &+ (y &- 0x41 < 26 ? 0x20 : 0) { return false }
+            case (let x?, let y?) where x >= 0x80 || y >= 0x80:
+                return a.lowercased() == b.lowercased()
+            default:
+                return false  // one ended first, the other had only ASCII left: different
+            }
+        }
     }
 
     public var description: String { "ID \(rawValue)" }

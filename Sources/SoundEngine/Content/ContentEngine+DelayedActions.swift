@@ -53,15 +53,17 @@ extension ContentEngine {
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
         timers.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
             guard let self else { return }
+            var queued = false
             let ran: Bool? = state.withLock { s in
                 // Stopped, unloaded or terminated meanwhile: the wait ends.
                 guard !s.closed, s.playings[id]?.timers.contains(token) == true else { return nil }
                 guard mixer.renderedFrames >= frame else { return false }
                 s.playings[id]?.timers.remove(token)
                 body(&s)
-                refresh(&s)
+                queued = refresh(&s)
                 return true
             }
+            if queued { playback.voiceQueued() }
             if ran == false {
                 waitForFrame(frame, token: token, id: id, body)
             } else {

@@ -11,7 +11,7 @@ extension ContentEngine {
     func postEvent(
         _ event: ContentRef, on object: GameObjectID, callback: (@Sendable (EventCallback) -> Void)?
     ) throws(SoundEngineError) -> PlayingID {
-        try withState { s throws(SoundEngineError) -> PlayingID in
+        try withState(refreshing: .startedVoices) { s throws(SoundEngineError) -> PlayingID in
             let definition = try event.resolve(s.events, "event") { $0.name }
             try requireRegistered(object, s)
             let id = newPlayingID(&s)
@@ -85,11 +85,14 @@ extension ContentEngine {
                 try? mixer.resume(s.voices[token]!.voice, fadeFrames: mixer.frames(fade))
             }
         case .setVolume(let name, let db, let fade, let scope):
+            s.levelsChanged = true
             let key = OffsetKey(object: ContentID(name), gameObject: scope == .gameObject ? object : nil)
             s.volumeOffsets[key, default: Ramp(0)].move(to: db, over: fade, now: now)
         case .setBusVolume(let bus, let db, let fade):
+            s.levelsChanged = true
             s.busOffsets[ContentID(bus), default: Ramp(0)].move(to: db, over: fade, now: now)
         case .setState(let group, let value):
+            s.levelsChanged = true
             do { try setState(.name(group), .name(value), &s) } catch { log.log(.warning, "event action: \(error)") }
         case .setSwitch(let group, let value):
             do { try setSwitch(.name(group), .name(value), on: object, &s) } catch { log.log(.warning, "event action: \(error)") }
@@ -138,7 +141,7 @@ extension ContentEngine {
             let parameters = ContentVoices.parameters(
                 target, sound: pick.sound, fadeIn: fadeIn, start: start)
             do {
-                v.voice = try playback.play(pick.mixerSound, on: bus.bus, parameters) { [weak self] _ in
+                v.voice = try playback.play(pick.mixerSound, on: bus.bus, parameters, wake: false) { [weak self] _ in
                     self?.voiceEnded(token)
                 }
             } catch {
@@ -149,6 +152,7 @@ extension ContentEngine {
             s.voices[token] = v
             s.tokensByVoice[v.voice] = token
             s.playings[id]?.voices.insert(token)
+            s.started.append(token)
         }
     }
 }

@@ -11,11 +11,37 @@ import SoundMixer
 /// RTPC; low-pass = the lowest cut-off of the RTPC bindings and the
 /// attenuation. Bus volume dB = the bank's + state offsets + busVolume RTPCs
 /// (global values) + setBusVolume offsets + ducking.
+/// How much of the mix a change can have moved (``ContentEngine/refresh(_:_:)``).
+enum RefreshScope {
+    /// Anything: every bus and voice is recomputed.
+    case all
+    /// Only voices started, stopped, paused or resumed.
+    case startedVoices
+}
+
 extension ContentEngine {
     /// Brings the mixer in line with the state: ducking rules follow what
     /// plays, every bus and voice whose level changed is sent its new one,
     /// and a tick is queued while anything moves. Under the lock.
-    func refresh(_ s: inout ContentState) {
+    ///
+    /// `.startedVoices` (an event that only started, stopped, paused or
+    /// resumed voices): a started voice was sent its mix as it started, and
+    /// nothing any other voice or bus depends on changed — unless the new
+    /// voice engages a ducking rule, an action changed a level, or a command
+    /// of the last refresh is owed; then this is a full refresh. The cost of
+    /// a plain post no longer grows with the voices, buses and game objects
+    /// (docs/performance.md, "Call time").
+    ///
+    /// Returns whether voices were started since the last refresh: the
+    /// caller wakes an idle-corked stream (``Playback/voiceQueued()``) once
+    /// it has released the lock.
+    @discardableResult
+    func refresh(_ s: inout ContentState, _ scope: RefreshScope = .all) -> Bool {
+        let started = !s.started.isEmpty
+        defer { s.started.removeAll(keepingCapacity: true) }
+        if scope == .startedVoices, !s.levelsChanged, !s.sendOwed, !startsDucking(s) { return started }
+        s.levelsChanged = false
+        s.sendOwed = false
         let now = ContinuousClock.now
         updateDucking(&s, now: now)
         let ramp = mixer.frames(Self.tick)
@@ -27,19 +53,42 @@ extension ContentEngine {
                 s.busSent[id] = volume
             } catch {
                 log.log(.debug, "bus '\(entry.name)' volume: \(error)")  // retried next refresh
+                s.sendOwed = true
             }
         }
         for token in Array(s.voices.keys) {
             guard var v = s.voices[token] else { continue }
             let target = mix(v, s, now: now)
-            send(&v, target, ramp: ramp)
+            if !send(&v, target, ramp: ramp) { s.sendOwed = true }
             s.voices[token] = v
         }
         scheduleTickIfMoving(&s, now: now)
+        return started
     }
 
-    /// Sends the parts of `target` that differ from what the voice was told.
-    private func send(_ v: inout ContentVoice, _ target: VoiceMix, ramp: Int) {
+    /// Whether a voice started since the last refresh plays through a bus
+    /// whose ducking rule is not engaged yet.
+    private func startsDucking(_ s: ContentState) -> Bool {
+        for token in s.started {
+            var bus: ContentID? = s.voices[token]?.bus
+            var depth = 0  // a bound, should a bus ever name itself as an ancestor
+            while let b = bus, depth < 64 {
+                guard let entry = s.buses[b] else { break }
+                if let rules = entry.definition?.ducking, !rules.isEmpty,
+                    s.ducking[DuckKey(owner: b, index: 0)]?.engaged != true
+                {
+                    return true
+                }
+                bus = entry.parent
+                depth += 1
+            }
+        }
+        return false
+    }
+
+    /// Sends the parts of `target` that differ from what the voice was told;
+    /// false when a command was refused and must be sent again.
+    private func send(_ v: inout ContentVoice, _ target: VoiceMix, ramp: Int) -> Bool {
         do throws(SoundEngineError) {
             if abs(target.volume - v.sent.volume) > 1e-6 || abs(target.pan - v.sent.pan) > 1e-6 {
                 try mixer.setVolumeAndPan(v.voice, volume: target.volume, pan: target.pan, rampFrames: ramp)
@@ -58,7 +107,9 @@ extension ContentEngine {
             // The voice ended; its completion is on its way.
         } catch {
             log.log(.debug, "\(v.voice): \(error)")  // a full queue: retried next refresh
+            return false
         }
+        return true
     }
 
     /// What a voice should be told now.

@@ -41,13 +41,19 @@ final class ContentEngine: Sendable {
     }
 
     /// Runs `body` under the lock, refusing after terminate; then refreshes
-    /// the mix (what `body` changed reaches the mixer) before unlocking.
-    func withState<T>(_ body: (inout ContentState) throws(SoundEngineError) -> T) throws(SoundEngineError) -> T {
-        try state.withLock { s throws(SoundEngineError) -> T in
+    /// the mix (what `body` changed reaches the mixer) before unlocking —
+    /// all of it, or with `.startedVoices` only what voices starting can
+    /// change (``refresh(_:_:)``). Voices queued wake an idle-corked stream
+    /// after the lock is released.
+    func withState<T>(
+        refreshing scope: RefreshScope = .all, _ body: (inout ContentState) throws(SoundEngineError) -> T
+    ) throws(SoundEngineError) -> T {
+        var queued = false
+        defer { if queued { playback.voiceQueued() } }
+        return try state.withLock { s throws(SoundEngineError) -> T in
             guard !s.closed else { throw .notInitialized }
-            let result = try body(&s)
-            refresh(&s)
-            return result
+            defer { queued = refresh(&s, scope) }
+            return try body(&s)
         }
     }
 
@@ -131,7 +137,7 @@ final class ContentEngine: Sendable {
             s.tokensByVoice[v.voice] = nil
             s.playings[v.playing]?.voices.remove(token)
             endIfDone(v.playing, &s)
-            if !s.closed { refresh(&s) }
+            if !s.closed { refresh(&s) }  // (ending voices starts none)
         }
         deliverCallbacks()
     }
@@ -164,11 +170,12 @@ final class ContentEngine: Sendable {
         let nanos = Int(max(0, min(delay.seconds, 1e7)) * 1e9)
         timers.asyncAfter(deadline: .now() + .nanoseconds(nanos)) { [weak self] in
             guard let self else { return }
-            self.state.withLock { s in
-                guard !s.closed else { return }
+            let queued = self.state.withLock { s in
+                guard !s.closed else { return false }
                 body(&s)
-                self.refresh(&s)
+                return self.refresh(&s)
             }
+            if queued { self.playback.voiceQueued() }
         }
     }
 

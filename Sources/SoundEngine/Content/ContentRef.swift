@@ -27,7 +27,7 @@ enum ContentRef: CustomStringConvertible {
     /// happen to share a hash never stand for each other.
     func matches(_ name: String) -> Bool {
         switch self {
-        case .name(let n): n.lowercased() == name.lowercased()
+        case .name(let n): ContentID.sameName(n, name)
         case .id(let id): id == ContentID(name)
         }
     }

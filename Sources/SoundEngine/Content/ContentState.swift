@@ -60,6 +60,14 @@ struct ContentState: Sendable {
     var closed = false
     /// Whether a refresh tick is queued on the timer queue.
     var tickScheduled = false
+    /// Something the levels depend on changed (an event's setVolume,
+    /// setBusVolume or setState action) since the last full refresh.
+    var levelsChanged = false
+    /// A mixer command of the last refresh was refused (a full queue): the
+    /// next refresh is a full one, which sends it again.
+    var sendOwed = false
+    /// Voices started since the last refresh (kept allocated).
+    var started: [UInt64] = []
 }
 
 /// A definition and the bank that brought it.
