@@ -16,9 +16,39 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The two calls a game makes to start a sound.
+/// The two calls a game makes to start a sound, and a reference.
 enum Call: String, CaseIterable {
     case play, postEvent
+    /// No engine call: a fixed piece of game-like work (a dictionary insert
+    /// and removal with a fresh string key, and a sum over 8 KiB of a 4 MiB
+    /// table at a random place) — about what a warm `postEvent` costs —
+    /// timed in the same conditions as the idle-corked calls. What it costs
+    /// cold is what this machine charges any code that wakes after a long
+    /// sleep (cache and TLB misses, a virtual CPU's wake-up); the engine's
+    /// calls are read against it.
+    case reference
+
+    /// The engine's calls.
+    static let engine: [Call] = [.play, .postEvent]
+}
+
+/// The reference work's data: a table the size of a game's bookkeeping.
+final class ReferenceWork {
+    private var table: [String: Int] = Dictionary(uniqueKeysWithValues: (0..<1_000).map { ("entity\($0)", $0) })
+    private let buffer = [UInt64](repeating: 1, count: 4 << 20 / 8)
+    private var next = 0
+    private var random = SystemRandomNumberGenerator()
+
+    /// Runs it once; returns a value so the optimiser keeps it.
+    func run() -> Int {
+        next += 1
+        let key = "entity\(1_000 + next)"
+        table[key] = next
+        let start = Int.random(in: 0..<(buffer.count - 1_024), using: &random)
+        var sum: UInt64 = 0
+        for i in start..<start + 1_024 { sum &+= buffer[i] }
+        return (table.removeValue(forKey: key) ?? 0) &+ Int(truncatingIfNeeded: sum)
+    }
 }
 
 /// What the engine was doing when a call was timed.
@@ -107,6 +137,9 @@ final class CallBench {
     let reps: Int
     let verbose: Bool
     private let folder: String
+    private let reference = ReferenceWork()
+    /// Keeps the reference work's result alive.
+    private(set) var referenceSink = 0
 
     init(address: String, reps: Int, verbose: Bool) throws {
         self.address = address
@@ -143,7 +176,7 @@ final class CallBench {
         // Untimed first calls: what a game pays once (lazy set-up, first
         // page faults) is not what it pays per sound.
         do {
-            for call in Call.allCases { try self.call(call) }
+            for call in Call.allCases { try self.call(call) }  // (the reference too)
             try waitUntil("the warm-up calls' voices end") { engine.statistics.mixer.voicesActive == 0 }
         } catch {
             stop()
@@ -167,6 +200,7 @@ final class CallBench {
         switch call {
         case .play: try engine.play(sound)
         case .postEvent: try engine.postEvent(Self.event, on: Self.object)
+        case .reference: referenceSink &+= reference.run()
         }
     }
 
@@ -174,11 +208,20 @@ final class CallBench {
     /// is idle-corked again: its log reported a cork since the last call, and
     /// the server lists our stream corked. Afterwards the stream must render
     /// again (the call did wake it).
+    /// The reference work is timed in the same way, after the same waits, in
+    /// turn with the two calls (the stream stays corked after it).
     func measureIdleCorked() throws -> [Series] {
         var series = Call.allCases.map { Series(call: $0, condition: .idleCorked) }
         var corksSeen = 0
-        for rep in 0..<reps * 2 {
-            let which = rep % 2
+        for rep in 0..<reps * series.count {
+            let which = rep % series.count
+            if series[which].call == .reference {
+                try waitUntil("the server lists our stream corked") { try streamCorked() == true }
+                let sample = try timed(.reference)
+                series[which].samples.append(sample)
+                progress(series[which], rep, sample)
+                continue
+            }
             try waitUntil("the engine idle-corks (its log reports no cork)", within: 10) { corks.count > corksSeen }
             try waitUntil("the server lists our stream corked") { try streamCorked() == true }
             corksSeen = corks.count
@@ -198,8 +241,8 @@ final class CallBench {
     /// call's voices have ended and the server lists our stream uncorked,
     /// and is followed at once by the same call, timed as the warm one.
     func measureRunning() throws -> [Series] {
-        var series = Call.allCases.map { Series(call: $0, condition: .running) }
-        var warm = Call.allCases.map { Series(call: $0, condition: .runningWarm) }
+        var series = Call.engine.map { Series(call: $0, condition: .running) }
+        var warm = Call.engine.map { Series(call: $0, condition: .runningWarm) }
         let keeper = try engine.play(sound, VoiceParameters(volume: 0, loop: true))
         defer { try? engine.stop(keeper) }
         try waitUntil("the server lists our stream uncorked") { try streamCorked() == false }
@@ -255,8 +298,8 @@ final class CallBench {
             let flags = (sample.preempted ? " preempted" : "") + (sample.blocked ? " blocked" : "")
                 + (sample.faulted ? " page fault" : "")
             note("\(series.condition.rawValue) \(series.call.rawValue) \(series.samples.count): \(String(format: "%.1f", sample.micros)) µs\(flags)")
-        } else if (rep + 1) % 100 == 0 {
-            note("\(series.condition.rawValue): \((rep + 1) / 2)/\(reps) of each call")
+        } else if series.samples.count % 50 == 0 {
+            note("\(series.condition.rawValue) \(series.call.rawValue): \(series.samples.count)/\(reps)")
         }
     }
 }
