@@ -16,7 +16,12 @@ extension Connection {
                 throw .mediaServicesFailed("the connection to PulseAudio at \(addressTried) is gone")
             }
             var timing: PAOperation? = nil
-            defer { timing?.unref() }
+            defer {
+                // Unanswered (a timeout): its reply must never release the
+                // write callback later, into a stream corked again by then.
+                if let timing, timing.isRunning { timing.cancel() }
+                timing?.unref()
+            }
             if !corked, let state = renderState {
                 // Fill what the server will take before uncorking: a stream
                 // that starts empty waits for its prebuffer, and the server
@@ -24,16 +29,24 @@ extension Connection {
                 // Under the mainloop lock, so never concurrently with the write callback.
                 state.pointee.paused.store(false, ordering: .relaxed)
                 writeLeadIn(s, frames: configuration.format.sampleRate / 100)
-                pulseWriteCallback(s.raw, s.writableSize, UnsafeMutableRawPointer(state))
+                // A whole target buffer, whatever the server has asked for
+                // so far: right after the flush it may have asked for little,
+                // and the stream must not run dry before the timing reply
+                // below releases the write callback (on a busy server that
+                // reply can take longer than a few milliseconds).
+                let target = configuration.latency.targetFrames * configuration.format.bytesPerFrame
+                pulseWriteCallback(s.raw, max(s.writableSize, target), UnsafeMutableRawPointer(state))
                 // The write callback waits until libpulse knows the write
                 // index again. The flush at the last cork made it unknown, and
                 // while it is unknown every pa_stream_write asks the server
                 // for timing, which libpulse allocates for (an operation, a
                 // reply record, a timer) on the render thread. A request sent
                 // after these writes makes the index known; until its reply
-                // the buffer holds the lead-in and the pre-fill.
+                // the buffer holds the lead-in and the pre-fill, and the reply
+                // itself releases the write callback on the mainloop thread
+                // (uncorkTimingCallback).
                 state.pointee.paused.store(true, ordering: .relaxed)
-                timing = s.updateTimingInfo(operationDoneCallback, UnsafeMutableRawPointer(loop.raw))
+                timing = s.updateTimingInfo(uncorkTimingCallback, UnsafeMutableRawPointer(state))
             }
             if corked { renderState?.pointee.paused.store(true, ordering: .relaxed) }
             guard let op = s.cork(corked, operationDoneCallback, UnsafeMutableRawPointer(loop.raw)) else {
@@ -50,7 +63,8 @@ extension Connection {
                 (!op.isRunning && !(flush?.isRunning ?? false) && !(timing?.isRunning ?? false)) || !ctx.isGood
             }
             if !corked, let state = renderState {
-                // Released, and topped up with what the server asked for meanwhile.
+                // Released by the timing reply already; topped up with what
+                // the server asked for since (usually nothing).
                 state.pointee.paused.store(false, ordering: .relaxed)
                 if ctx.isReady && s.isReady { pulseWriteCallback(s.raw, s.writableSize, UnsafeMutableRawPointer(state)) }
             }
@@ -81,15 +95,25 @@ extension Connection {
     /// `extraFrames` the render entry may still hold, has been heard:
     /// `pa_stream_get_time` reaching the write index of a fresh timing update.
     /// Returns at once when the stream is corked, gone or has no timing.
+    ///
+    /// Between timing updates `pa_stream_get_time` is interpolated on our
+    /// clock, which runs ahead of a server that is late (a busy machine),
+    /// and never goes back: so the target reached by interpolation is
+    /// confirmed by a fresh update's own read index before this returns
+    /// (issue 15: under load, the cork after a fade sometimes came while
+    /// the fade was still playing, and cut it).
     func waitUntilPlayed(extraFrames: Int, timeout: Duration) {
         guard let loop = mainloop else { return }
         let deadline = ContinuousClock.now.advanced(by: timeout)
+        /// A fresh timing update; false when the stream is corked or gone. Lock held.
+        func update(_ s: PAStream, _ ctx: PAContext) -> Bool {
+            guard let op = s.updateTimingInfo(operationDoneCallback, UnsafeMutableRawPointer(loop.raw)) else { return false }
+            defer { op.unref() }
+            return waitLocked(loop, deadline: deadline) { !op.isRunning || !ctx.isGood } && ctx.isReady && s.isReady
+        }
         let target: UInt64? = loop.withLock {
             guard let ctx = context, ctx.isReady, let s = stream, s.isReady, !s.isCorked else { return nil }
-            if let op = s.updateTimingInfo(operationDoneCallback, UnsafeMutableRawPointer(loop.raw)) {
-                defer { op.unref() }
-                _ = waitLocked(loop, deadline: deadline) { !op.isRunning || !ctx.isGood }
-            }
+            _ = update(s, ctx)
             let extra = UInt64(extraFrames) * 1_000_000 / UInt64(configuration.format.sampleRate)
             if let written = s.writtenMicroseconds { return written + extra }
             // The write index is unknown: what is heard now plus the latency is the same point.
@@ -99,8 +123,11 @@ extension Connection {
         guard let target else { return }
         while ContinuousClock.now < deadline {
             let played: UInt64? = loop.withLock {
-                guard context?.isReady == true, let s = stream, s.isReady, !s.isCorked else { return nil }
-                return s.playedMicroseconds
+                guard let ctx = context, ctx.isReady, let s = stream, s.isReady, !s.isCorked else { return nil }
+                guard let estimate = s.playedMicroseconds, estimate >= target else { return s.playedMicroseconds }
+                // Reached by interpolation: ask the server.
+                guard update(s, ctx) else { return nil }
+                return s.heardAtLastUpdateMicroseconds
             }
             guard let played, played < target else { return }
             let wait = min(target - played, 2_000)

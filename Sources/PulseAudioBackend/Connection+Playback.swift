@@ -52,7 +52,8 @@ extension Connection {
         stream = s
         if renderState == nil {
             let state = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
-            state.initialize(to: RenderState(entry: render, bytesPerFrame: format.bytesPerFrame, status: status))
+            state.initialize(to: RenderState(
+                entry: render, bytesPerFrame: format.bytesPerFrame, status: status, mainloop: loop.raw))
             renderState = state
         }
         // A new stream starts corked (START_CORKED): nothing is rendered into it before the uncork.

@@ -26,6 +26,22 @@ extension PAStream {
         return index <= 0 ? 0 : pa_bytes_to_usec(UInt64(index), spec)
     }
 
+    /// The time, from the start of the stream, of the sample the last timing
+    /// update said was being heard: its read index less the sink's latency,
+    /// with no interpolation and no transport estimate (which only move it
+    /// later). `pa_stream_get_time` interpolates between updates and never
+    /// goes back, so once it ran ahead of a late server it stays ahead;
+    /// this does not. `nil` when the read index is unknown. Lock held.
+    var heardAtLastUpdateMicroseconds: UInt64? {
+        guard let info = pa_stream_get_timing_info(raw), info.pointee.read_index_corrupt == 0,
+            let spec = pa_stream_get_sample_spec(raw)
+        else { return nil }
+        let index = info.pointee.read_index
+        let read = index <= 0 ? 0 : pa_bytes_to_usec(UInt64(index), spec)
+        let sink = info.pointee.sink_usec
+        return read > sink ? read - sink : 0
+    }
+
     /// `pa_stream_get_time`: the time, from the start of the stream, of the
     /// sample being heard now (the device's latency accounted for,
     /// interpolated between timing updates); `nil` before timing info. Lock held.

@@ -17,12 +17,37 @@ struct RenderState: ~Copyable {
     /// renderer and the flushed buffer stays empty until the uncork's
     /// pre-fill renders fresh audio. Written with the mainloop lock held.
     let paused = Atomic<Bool>(true)
+    /// The playback mainloop (`pa_threaded_mainloop`), signalled when an
+    /// uncork's timing reply has released the write callback.
+    let mainloop: OpaquePointer
 
-    init(entry: RenderEntry, bytesPerFrame: Int, status: UnsafeMutablePointer<BackendStatus>) {
+    init(entry: RenderEntry, bytesPerFrame: Int, status: UnsafeMutablePointer<BackendStatus>, mainloop: OpaquePointer) {
         self.entry = entry
         self.bytesPerFrame = bytesPerFrame
         self.status = status
+        self.mainloop = mainloop
     }
+}
+
+/// The uncork's timing reply (`pa_stream_update_timing_info`), on the
+/// mainloop thread with its lock held: libpulse knows the write index again,
+/// so the write callback is released here and tops the buffer up at once —
+/// not when the thread that asked for the uncork next gets a CPU. On a busy
+/// machine that thread can wait longer than the pre-fill lasts, and the
+/// stream ran dry for a server cycle shortly after every wake-up (issue 15:
+/// a 5 ms gap of silence mid-waveform, a jump of up to the tone's amplitude).
+/// Then the waiting thread is woken. The render path's rules hold.
+@_noLocks @_noAllocation
+func uncorkTimingCallback(_ stream: OpaquePointer?, _ success: Int32, _ userdata: UnsafeMutableRawPointer?) {
+    guard let userdata else { return }
+    let state = userdata.assumingMemoryBound(to: RenderState.self)
+    if let stream {
+        state.pointee.paused.store(false, ordering: .relaxed)
+        // pa_stream_writable_size reads the stream's counters: no lock, no allocation.
+        let writable = _unsafePerformance { PAStream(raw: stream).writableSize }
+        if writable > 0 { pulseWriteCallback(stream, writable, userdata) }
+    }
+    _unsafePerformance { PAMainloop(raw: state.pointee.mainloop).signal() }
 }
 
 /// The PulseAudio write callback: fills every byte the server asks for by
