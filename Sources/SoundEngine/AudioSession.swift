@@ -8,10 +8,13 @@ import Synchronization
 ///
 /// Reach it as ``SoundEngine/audioSession`` or
 /// ``SoundEngineInstance/audioSession``. Reads are snapshots taken after
-/// the last change (never waiting on the server); calls go through the
-/// engine's serial control path and take effect on the server before they
-/// return. Everything the session does on its own (interruptions, route
-/// changes, other apps) arrives as ``SessionEvent``s.
+/// the last change (never waiting on the server). Calls return at once: a
+/// refused one throws and changes nothing; an accepted one is decided when
+/// it returns (every read shows it), and the server work it causes (fades,
+/// corks, moves, other apps' mutes) follows on the engine's session thread,
+/// in order, a server round trip or a fade later. Everything the session
+/// does on its own (interruptions, route changes, other apps) arrives as
+/// ``SessionEvent``s.
 ///
 /// ```swift
 /// let session = try SoundEngine.audioSession

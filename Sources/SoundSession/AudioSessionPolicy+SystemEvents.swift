@@ -122,7 +122,11 @@ extension AudioSessionPolicy {
         mutedInputs = []
         others = [:]
         corkRequests = 0
-        // Every server-side object is gone: nothing of ours is left to undo.
+        // Our streams are gone. Other apps' streams may not be (only our
+        // client was dropped, or the server comes back with its restore
+        // database): the backend's hold journal gives back what we held
+        // before the next snapshot is taken, so the policy starts over from
+        // the apps as their owners left them and applies its mutes and ducks again.
         acceptedCalls = []
         unplayedStreams = []
         winningMedia = []

@@ -25,12 +25,15 @@ import Testing
     /// lists exactly one stream of ours.
     private func expectRecovery(
         _ demo: DemoProcess, _ recorder: MonitorRecorder, _ server: PrivateSoundServer, after mark: Int,
-        within: Double, sourceLocation: SourceLocation = #_sourceLocation
+        within: Double, fault: String, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let started = Date()
         try recorder.discardBacklog()
         let heard = recorder.waitForLevel(windows: 2, deadline: within + 5) { $0.allSatisfy { $0 > 0.2 } }
         let took = Date().timeIntervalSince(started)
+        if heard.met {
+            print("NeverSilent[\(PrivateSoundServer.kindUnderTest.rawValue)]: heard again \(Int(took * 1000)) ms after \(fault)")
+        }
         #expect(heard.met, "no audio after the fault: \(heard.rms)", sourceLocation: sourceLocation)
         #expect(took < within, "audio came back after \(took) s", sourceLocation: sourceLocation)
         _ = try demo.firstLine(from: mark, sourceLocation: sourceLocation) { $0["event"] as? String == "mediaServicesWereLost" }
@@ -48,7 +51,7 @@ import Testing
             let ours = try #require(try server.demoStreams().first, "round \(round)")
             let mark = demo.mark
             try server.killSinkInput(ours.index)
-            try expectRecovery(demo, recorder, server, after: mark, within: 1)
+            try expectRecovery(demo, recorder, server, after: mark, within: 1, fault: "our stream was killed")
         }
         try demo.send(#"{"cmd":"quit"}"#)
         #expect(demo.waitForExit() == 0)
@@ -67,7 +70,7 @@ import Testing
             let victim = try #require(ours.first { which == "playback" ? $0.index == streamClient : $0.index != streamClient })
             let mark = demo.mark
             try server.killClient(victim.index)
-            try expectRecovery(demo, recorder, server, after: mark, within: 1)
+            try expectRecovery(demo, recorder, server, after: mark, within: 1, fault: "our \(which) client was killed")
         }
         try demo.send(#"{"cmd":"quit"}"#)
         #expect(demo.waitForExit() == 0)
@@ -84,7 +87,7 @@ import Testing
         server.freeze()
         Thread.sleep(forTimeInterval: 3)  // the fault under test: three seconds of a hung server
         server.thaw()
-        try expectRecovery(demo, recorder, server, after: mark, within: 5)
+        try expectRecovery(demo, recorder, server, after: mark, within: 5, fault: "the server went on after 3 s stopped")
         try demo.send(#"{"cmd":"route","id":"alive"}"#)
         #expect(try demo.result(id: #""alive""#)["ok"] as? Bool == true, "the demo stopped answering")
         try demo.send(#"{"cmd":"quit"}"#)
