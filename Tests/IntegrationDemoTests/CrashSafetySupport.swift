@@ -63,20 +63,24 @@ extension PrivateSoundServer {
 
 extension PlaybackClient {
     /// Whether the stream is unmuted at full volume now.
-    var isAsItWas: Bool {
+    var isAsItWas: Bool { isUnmuted(at: 1) }
+
+    /// Whether the stream is unmuted with every channel at `volume` now.
+    func isUnmuted(at volume: Double) -> Bool {
         guard let stream = try? sinkInput() else { return false }
-        return !stream.muted && stream.volume.allSatisfy { abs($0 - 1) < 0.01 }
+        return !stream.muted && stream.volume.allSatisfy { abs($0 - volume) < 0.01 }
     }
 
-    /// Whether it stays unmuted at full volume for `seconds`, looked at every
-    /// 10 ms: a restore database applies its state a moment after a stream
-    /// appears (WirePlumber), so one look right after the start proves nothing.
-    func staysAsItWas(for seconds: Double = 0.5) -> Bool {
+    /// Whether it stays unmuted at `volume` (full by default) for `seconds`,
+    /// looked at every 10 ms: a restore database applies its state a moment
+    /// after a stream appears (WirePlumber), so one look right after the
+    /// start proves nothing.
+    func staysAsItWas(volume: Double = 1, for seconds: Double = 0.5) -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
-            guard isAsItWas else { return false }
+            guard isUnmuted(at: volume) else { return false }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        return isAsItWas
+        return isUnmuted(at: volume)
     }
 }

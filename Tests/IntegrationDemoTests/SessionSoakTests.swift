@@ -219,20 +219,11 @@ private final class Soak {
         try music.stop()
         let next = try server.startClient(role: "music", sink: "musicsink")
         defer { try? next.stop() }
-        let end = Date().addingTimeInterval(0.5)
-        var steady = true
-        while Date() < end && steady {
-            steady = isAsItWas(next)
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        #expect(steady, "the next music app does not start as the user left it: \(String(describing: try? next.sinkInput()))\n\(story)")
+        #expect(next.staysAsItWas(volume: Self.musicVolume), "the next music app does not start as the user left it: \(String(describing: try? next.sinkInput()))\n\(story)")
     }
 
     /// Unmuted at the user's volume.
-    func isAsItWas(_ app: PlaybackClient) -> Bool {
-        guard let stream = try? app.sinkInput() else { return false }
-        return !stream.muted && stream.volume.allSatisfy { abs($0 - Self.musicVolume) < 0.01 }
-    }
+    func isAsItWas(_ app: PlaybackClient) -> Bool { app.isUnmuted(at: Self.musicVolume) }
 
     /// The game's open descriptors and threads, from /proc.
     func resources() -> (descriptors: Int, threads: Int) {
