@@ -175,7 +175,7 @@ extension LiveSession {
             throw ServerError("\(what): no \(reason)")
         }
         try #require(change.currentRoute.outputs.first?.uid == sink, "\(what): the notification routes to \(change.currentRoute)")
-        try #require(eventually { routeAgrees(on: sink) }, "\(what): \(routeReport)")
+        try #require(eventually { routeAgrees(on: sink) }, "\(what): \(routeReport); events \(log.all.dropFirst(mark))")
     }
 
     /// Both sides of ``routeAgrees(on:)``, for failure messages.
