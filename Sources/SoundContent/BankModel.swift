@@ -32,9 +32,14 @@ public struct ContentID: Sendable, Hashable, Comparable, CustomStringConvertible
         for byte in name.utf8 {
             guard byte < 0x80 else { return fnv1(lowercasing: name) }
             hash = hash &* 16_777_619
-            hash ^= UInt32(byte &+ (byte &- 0x41 < 26 ? 0x20 : 0))
+            hash ^= UInt32(asciiLowercased(byte))
         }
         return hash
+    }
+
+    /// An ASCII byte lowercased ('A'…'Z' to 'a'…'z'; every other byte as it is).
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte &+ 0x20 : byte
     }
 
     private static func fnv1(lowercasing name: String) -> UInt32 {
@@ -55,7 +60,7 @@ public struct ContentID: Sendable, Hashable, Comparable, CustomStringConvertible
             case (nil, nil):
                 return true
             case (let x?, let y?) where x < 0x80 && y < 0x80:
-                if x &+ (x &- 0x41 < 26 ? 0x20 : 0) != y &+ (y &- 0x41 < 26 ? 0x20 : 0) { return false }
+                if asciiLowercased(x) != asciiLowercased(y) { return false }
             case (let x?, let y?) where x >= 0x80 || y >= 0x80:
                 return a.lowercased() == b.lowercased()
             default:
