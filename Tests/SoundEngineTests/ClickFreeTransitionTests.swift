@@ -148,6 +148,47 @@ final class ContinuousRecording: Sendable {
         return best
     }
 
+    /// A step over the click threshold: where (frame), how large, and how
+    /// far into the sound it falls in.
+    struct Step: CustomStringConvertible {
+        var frame: Int
+        var size: Float
+        var sinceOnset: Int
+        var description: String { "\(size) at \(frame) (\(sinceOnset) into a sound)" }
+    }
+
+    /// The frames where sound starts after at least 50 ms of silence (the
+    /// start of the recording counts as silence), and every step over
+    /// `threshold` within one channel.
+    func stepsAndOnsets(over threshold: Float) -> (steps: [Step], onsets: [Int]) {
+        let s = samples(0..<frames)
+        let minimumSilence = Self.rate / 20
+        var steps: [Step] = []
+        var onsets: [Int] = []
+        var silentFrames = minimumSilence
+        var frame = 1
+        while frame < s.count / Self.channels {
+            var loudest: Float = 0
+            var step: Float = 0
+            for c in 0..<Self.channels {
+                let i = frame * Self.channels + c
+                loudest = max(loudest, abs(s[i]))
+                step = max(step, abs(s[i] - s[i - Self.channels]))
+            }
+            if loudest < 1e-4 {
+                silentFrames += 1
+            } else {
+                if silentFrames >= minimumSilence { onsets.append(frame) }
+                silentFrames = 0
+            }
+            if step > threshold {
+                steps.append(Step(frame: frame, size: step, sinceOnset: frame - (onsets.last ?? 0)))
+            }
+            frame += 1
+        }
+        return (steps, onsets)
+    }
+
     static func rms(_ samples: [Float]) -> Float {
         guard !samples.isEmpty else { return 0 }
         return (samples.reduce(0) { $0 + $1 * $1 } / Float(samples.count)).squareRoot()
@@ -193,6 +234,58 @@ final class CPULoad: Sendable {
         #expect(step < Self.maxStep,
                 "\(what): a jump of \(step) at \(Double(frame) / Double(ContinuousRecording.rate)) s",
                 sourceLocation: sourceLocation)
+    }
+
+    /// The steps of `first` that `second` has too: at the same distance
+    /// (within 20 ms) from the same sound onset. The recorders started at
+    /// different moments, so the onsets are first lined up (the shift that
+    /// puts the most onsets of `second` on onsets of `first`); a block one
+    /// recorder lost moves its later frames, never the distance from an onset.
+    static func stepsInBoth(
+        _ first: (steps: [ContinuousRecording.Step], onsets: [Int]),
+        _ second: (steps: [ContinuousRecording.Step], onsets: [Int])
+    ) -> [ContinuousRecording.Step] {
+        let tolerance = ContinuousRecording.rate / 50
+        var shift = 0
+        var best = -1
+        for a in first.onsets.prefix(8) {
+            for b in second.onsets.prefix(8) {
+                let candidate = a - b
+                let lined = second.onsets.filter { o in first.onsets.contains { abs($0 - (o + candidate)) <= tolerance } }.count
+                if lined > best { (best, shift) = (lined, candidate) }
+            }
+        }
+        func place(_ frame: Int, onsets: [Int], shift: Int) -> (onset: Int, offset: Int)? {
+            guard let onset = onsets.last(where: { $0 <= frame }) else { return nil }
+            return (onset + shift, frame - onset)
+        }
+        return first.steps.filter { step in
+            guard let a = place(step.frame, onsets: first.onsets, shift: 0) else { return false }
+            return second.steps.contains { other in
+                guard let b = place(other.frame, onsets: second.onsets, shift: shift) else { return false }
+                return abs(a.onset - b.onset) <= tolerance && abs(a.offset - b.offset) <= tolerance
+            }
+        }
+    }
+
+    /// Checks two recordings of one monitor, made side by side: a click
+    /// the sink played is in both, at the same place of the same sound; a
+    /// step in one only is a block that recorder lost (on a loaded machine a
+    /// recorder is a client like any other and can miss a server cycle).
+    /// Steps in one recording only are printed, not counted.
+    func expectNoClick(
+        _ first: ContinuousRecording, _ second: ContinuousRecording, _ what: String, asserted: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let a = first.stepsAndOnsets(over: Self.maxStep)
+        let b = second.stepsAndOnsets(over: Self.maxStep)
+        let inBoth = Self.stepsInBoth(a, b)
+        print("ClickFree[\(PrivateSoundServer.kindUnderTest.rawValue)]: \(what): \(a.steps.count) and \(b.steps.count) steps over \(Self.maxStep) in the two recordings (\(first.frames) and \(second.frames) frames, \(a.onsets.count) and \(b.onsets.count) sounds), \(inBoth.count) in both; first \(a.steps.prefix(8)), second \(b.steps.prefix(8))")
+        guard asserted else { return }
+        #expect(inBoth.isEmpty, "\(what): the sink played a jump (in both recordings): \(inBoth.prefix(8))",
+                sourceLocation: sourceLocation)
+        // The comparison means something only if both recorded every sound.
+        #expect(a.onsets.count == b.onsets.count, "the recordings hold \(a.onsets.count) and \(b.onsets.count) sounds")
     }
 
     @Test func suspendWakeupInterruptionSessionChangeAndTerminateDoNotClick() throws {
@@ -254,16 +347,17 @@ final class CPULoad: Sendable {
     /// while the machine was busy. 50 cycles with one spinning process per
     /// CPU; every cycle must fall silent, come back, and never jump.
     ///
-    /// Not on pipewire-pulse 0.3.65 unless asked for
-    /// (`SOUNDENGINE_CLICK_UNDER_LOAD_ON_PIPEWIRE=1`): there, about one run in
-    /// three still shows one or two whole graph cycles (256 frames) of
-    /// silence mid-tone (within 140 ms of an uncork). PipeWire's own log names them: the null sink's
-    /// driver ran the cycle with its followers unfinished ("graph not
-    /// finished", impl-node.c:1678), while pipewire-pulse's ring for our
-    /// stream never ran dry (no "underrun" at debug level). They follow our
-    /// node's activation changes (cork, uncork); steady playback under the
-    /// same load has none, and PulseAudio none at all (docs/pulseaudio.md,
-    /// "Clicks under load").
+    /// Two recorders capture the monitor side by side, and a jump counts
+    /// when both have it (a click the sink played); under this load a
+    /// recorder alone sometimes loses a block (seen with `pw-record` on
+    /// pipewire-pulse: a splice in one recording, none in the other).
+    ///
+    /// On pipewire-pulse 0.3.65 the jump is printed, never asserted: under
+    /// the same two spinners its sink output has whole graph cycles (256
+    /// frames) of silence and splices for any client — a plain `pacat`
+    /// playing a steady tone for 25 s shows 1 to 3 in both recordings
+    /// (docs/pulseaudio.md, "Clicks under load"). The server's data threads
+    /// run `SCHED_FIFO` there; the floor is the server's, in this VM.
     ///
     /// The load is the test's two spinners, nothing else: inside the
     /// parallel suite, other tests' servers and clients load the machine far
@@ -272,16 +366,14 @@ final class CPULoad: Sendable {
     /// underflow, one jump). So the jump is asserted when the test runs on
     /// its own (`SOUNDENGINE_ISOLATED_RUN=1`, a step of `.ci/run` for each
     /// PulseAudio set-up); in the parallel suite every cycle must still fall
-    /// silent and come back, and the largest step is printed.
-    @Test(.enabled(
-        if: PrivateSoundServer.kindUnderTest.isPulseAudio
-            || ProcessInfo.processInfo.environment["SOUNDENGINE_CLICK_UNDER_LOAD_ON_PIPEWIRE"] != nil,
-        "pipewire-pulse 0.3.65 skips our stream for a graph cycle under load"))
-    func fiftySuspendWakeupCyclesUnderLoadDoNotClick() throws {
+    /// silent and come back, and the steps are printed.
+    @Test func fiftySuspendWakeupCyclesUnderLoadDoNotClick() throws {
         let live = try LiveSession(SessionConfiguration(category: .playback))
         defer { live.stop() }
         let recording = try ContinuousRecording(live.server, source: "speaker.monitor")
         defer { recording.stop() }
+        let witness = try ContinuousRecording(live.server, source: "speaker.monitor")
+        defer { witness.stop() }
         let load = try CPULoad()
         defer { load.stop() }
         try live.playTone()
@@ -302,11 +394,14 @@ final class CPULoad: Sendable {
         }
         load.stop()
         recording.waitFor(ContinuousRecording.rate / 10, after: recording.frames)
+        witness.waitFor(ContinuousRecording.rate / 10, after: witness.frames)
         recording.stop()
+        witness.stop()
         print("ClickFree[\(PrivateSoundServer.kindUnderTest.rawValue)]: \(live.engine.statistics.output.underflows) underflows in 50 cycles under load")
         expectNoClick(
-            recording, "50 suspend/wakeup cycles under load",
-            asserted: ProcessInfo.processInfo.environment["SOUNDENGINE_ISOLATED_RUN"] == "1")
+            recording, witness, "50 suspend/wakeup cycles under load",
+            asserted: ProcessInfo.processInfo.environment["SOUNDENGINE_ISOLATED_RUN"] == "1"
+                && live.server.kind.isPulseAudio)
     }
 
     @Test func aRouteMoveByTheEngineDoesNotClickOnEitherDevice() throws {
