@@ -92,6 +92,18 @@ extension ServerModel {
     /// server's rescue), the new device is a filter (module-filter-apply put
     /// an echo canceller in between), or the stream follows the server's
     /// default because the engine never selected a device.
+    ///
+    /// A move of our playback stream away from where the engine put it is
+    /// confirmed by asking the server where the stream is, twice, the
+    /// second time ``moveCheckDelay`` later: reports can be stale, and
+    /// pipewire-pulse reports a moved stream on its old sink until
+    /// WirePlumber has linked it again. A stale report judged as the user's
+    /// move turned the route back to a device the stream had left (seen on
+    /// pipewire-pulse in about 1 of 5 runs of 200 plug/unplug cycles: after
+    /// a plug the engine moved the stream to the headphones, a report still
+    /// had it on the speaker, and the session took that for the user's
+    /// override while the stream played on the headphones). A real move by
+    /// the user is reported that much later.
     func judgeMove(from: String?, to: String, output: Bool) {
         let devices = output ? sinks : sources
         let target = output ? outputTarget : inputTarget
@@ -99,27 +111,56 @@ extension ServerModel {
         if from == to {
             // Back where it was within one burst is no move — unless that is
             // not where the engine put it (the engine's move and the user's
-            // move back fell into one window). Reports can be stale
-            // (pipewire-pulse, a rescue racing our move): ask the server
-            // where the stream is now and judge that answer.
-            // A target that went away was a rescue by the server, and an
-            // engine move since the judgement makes the answer moot.
-            guard output, let target, target.device != to, devices.values.contains(where: { $0.name == target.device }),
-                let index = ownPlaybackIndex
-            else { return }
-            issue(PAListRequest<PASinkInputInfo>(
-                onItem: { [unowned self] info in
-                    guard !stopped, info.index == ownPlaybackIndex, outputTarget == target, let now = sinks[info.sink],
-                        now.name != target.device, !isFilter(now)
-                    else { return }
-                    emit(.streamMovedByUser(EndpointID(.output, device: now.name, port: now.activePort)))
-                }, onEnd: { _ in })
-            ) { context.getSinkInputs(index, $0) }
+            // move back fell into one window).
+            if output, target?.device != to { confirmMoveAway(from: target) }
             return
         }
         let oldGone = from.map { name in !devices.values.contains { $0.name == name } } ?? true
         let defaultName = output ? defaultSinkName : defaultSourceName
         if oldGone || isFilter(device) || target?.device == to || (target == nil && to == defaultName) { return }
+        if output, target != nil {
+            confirmMoveAway(from: target)
+            return
+        }
         emit(.streamMovedByUser(EndpointID(output ? .output : .input, device: to, port: device.activePort)))
+    }
+
+    /// How long a move away from the engine's target must last to be the
+    /// user's: WirePlumber's relinking after a move, with margin for a
+    /// loaded machine.
+    static let moveCheckDelay: UInt64 = 300_000
+
+    /// Asks the server where our playback stream is; if it is on another
+    /// device than `target` (the engine's choice), not a filter, asks again
+    /// ``moveCheckDelay`` later, and if it is still there then, reports the
+    /// user's move. Nothing when the engine chose no device, or a device
+    /// that went away (then the server's rescue moved it), or when the
+    /// engine chose another device meanwhile.
+    private func confirmMoveAway(from target: EndpointID?, again: Bool = false) {
+        guard !stopped, let target, sinks.values.contains(where: { $0.name == target.device }),
+            let index = ownPlaybackIndex
+        else { return }
+        issue(PAListRequest<PASinkInputInfo>(
+            onItem: { [unowned self] info in
+                guard !stopped, info.index == ownPlaybackIndex, outputTarget == target, let now = sinks[info.sink],
+                    now.name != target.device, !isFilter(now)
+                else { return }
+                if again {
+                    emit(.streamMovedByUser(EndpointID(.output, device: now.name, port: now.activePort)))
+                } else {
+                    checkMoveAgain(from: target)
+                }
+            }, onEnd: { _ in })
+        ) { context.getSinkInputs(index, $0) }
+    }
+
+    /// Arms the second look of ``confirmMoveAway(from:again:)`` (one at a time).
+    private func checkMoveAgain(from target: EndpointID) {
+        moveCheckTarget = target
+        let timer = moveCheckTimer ?? PATimerBox { [unowned self] in
+            confirmMoveAway(from: moveCheckTarget, again: true)
+        }
+        moveCheckTimer = timer
+        if timer.event == nil { context.arm(timer, after: Self.moveCheckDelay) }
     }
 }

@@ -122,6 +122,10 @@ final class ServerModel {
 
     /// Coalescing: the timer armed by the first event of a burst.
     var flushTimer: PATimerBox?
+    /// A move of our playback stream away from the engine's target, seen
+    /// once, asked about again when this fires (``judgeMove``).
+    var moveCheckTimer: PATimerBox?
+    var moveCheckTarget: EndpointID?
     var burstStart: ContinuousClock.Instant?
     /// Device queries whose answers the flush should wait for (a little);
     /// only ``issueDeviceQuery(onItem:onEnd:_:)`` changes it.
@@ -420,9 +424,12 @@ final class ServerModel {
         stopped = true
         context.setSubscriber(nil)
         subscriber = nil
-        for timer in [flushTimer, repairTimer].compactMap(\.self) { PAContext.cancelTimer(timer, mainloop: mainloop) }
+        for timer in [flushTimer, repairTimer, moveCheckTimer].compactMap(\.self) {
+            PAContext.cancelTimer(timer, mainloop: mainloop)
+        }
         flushTimer = nil
         repairTimer = nil
+        moveCheckTimer = nil
         stopWatchingRestoreDatabase()
         requests.stop()
     }
