@@ -285,7 +285,16 @@ let handset = ["device.description": "Handset", "device.form_factor": "handset"]
         // More plays than there are voices: the engine clock frees them while no stream renders.
         let sound = try live.engine.loadSound(sine(amplitude: 0.1, seconds: 0.01), name: "blip")
         for batch in 0..<3 {
-            for _ in 0..<150 { try live.engine.stop(try live.engine.play(sound)) }
+            for _ in 0..<150 {
+                let voice = try live.engine.play(sound)
+                do {
+                    try live.engine.stop(voice)
+                } catch {
+                    // A 10 ms sound on the advancing engine clock may have
+                    // ended already (a loaded machine; seen once in CI).
+                    guard case .idNotFound = error else { throw error }
+                }
+            }
             #expect(eventually { live.engine.statistics.mixer.drained(leaving: 1) }, "batch \(batch): voices not freed")
         }
         #expect(live.engine.statistics.mixer.commandsRejected == 0)
