@@ -223,33 +223,23 @@ final class CPULoad: Sendable {
         server.kind.isPulseAudio ? nil : try ContinuousRecording(server, source: source)
     }
 
-    /// Steps a plain client's tone gets from `server` right now: `pacat`
-    /// plays a steady 440 Hz tone on the speaker for 3 s (no cork, no move,
-    /// nothing of ours) and one recorder counts the steps. A click test that
-    /// found steps asks this before it fails: on a machine whose timing has
-    /// gone bad (seen on the 2-vCPU VM for an hour in December 2026, on
-    /// PulseAudio too: 6 to 17 steps per test in a CI run that had none an
-    /// hour earlier) the server breaks every client's audio, and the test
-    /// cannot tell ours from the server's.
+    /// Steps a plain client's tone gets from `server` right now: a second
+    /// application (`startClient`: `pacat` playing a 440 Hz sine) plays on
+    /// the speaker for 3 s (no cork, no move, nothing of ours) and one
+    /// recorder counts the steps. A click test that found steps asks this
+    /// before it fails: on a machine whose timing has gone bad (seen on the
+    /// 2-vCPU VM for an hour in December 2026, on PulseAudio too: 6 to 17
+    /// steps per test in a CI run that had none an hour earlier) the server
+    /// breaks every client's audio, and the test cannot tell ours from the
+    /// server's.
     static func referenceSteps(on server: PrivateSoundServer) throws -> Int {
-        let rate = ContinuousRecording.rate
-        var tone = [Float](repeating: 0, count: rate * 3 * 2)
-        for frame in 0..<rate * 3 {
-            let value = 0.5 * Float(sin(2 * Double.pi * 440 * Double(frame) / Double(rate)))
-            tone[2 * frame] = value
-            tone[2 * frame + 1] = value
-        }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("clickfree-reference-\(getpid()).raw")
-        try tone.withUnsafeBytes { try Data($0).write(to: path) }
-        defer { try? FileManager.default.removeItem(at: path) }
+        // The recorder first and stopped before the client: the sine starts
+        // at zero, and the cut of pacat's kill is not recorded.
         let recording = try ContinuousRecording(server, source: "speaker.monitor")
-        let player = try Subprocess(
-            [
-                "pacat", "--latency-msec=21", "--format=float32le", "--rate=\(rate)", "--channels=2", "--raw",
-                path.path,
-            ], extraEnvironment: ["PULSE_SERVER": server.address], captureStderr: false)
-        _ = player.wait()
-        recording.waitFor(rate / 10, after: recording.frames)
+        defer { recording.stop() }
+        let client = try server.startClient(role: nil, sink: "speaker")
+        defer { try? client.stop() }
+        recording.waitFor(ContinuousRecording.rate * 3, after: recording.frames)
         recording.stop()
         let steps = recording.steps(over: maxStep)
         print("ClickFree[\(server.kind.rawValue)]: a reference pacat tone, 3 s: \(steps.count) steps over \(maxStep) \(steps.prefix(4))")
@@ -434,7 +424,8 @@ final class CPULoad: Sendable {
         // vanished device by itself, mid-waveform, before anyone can fade.)
         for recording in all { recording.stop() }
         expectNoClick(
-            phones, witness: phonesWitness, "the move onto the headphones", asserted: Self.assertsWithoutLoad, server: live.server)
+            phones, witness: phonesWitness, "the move onto the headphones", asserted: Self.assertsWithoutLoad,
+            server: live.server)
         expectNoClick(
             speaker, witness: speakerWitness, "the move off the speaker", asserted: Self.assertsWithoutLoad,
             server: live.server)
