@@ -88,6 +88,20 @@ package protocol AudioBackend: AnyObject, Sendable {
     /// device's), as the server reports it; `nil` when unknown or not open.
     /// Never waits on the server.
     var outputLatency: Duration? { get }
+
+    /// Work the engine hands to its own threads (posted events wait for the
+    /// content thread) that must be done before a render a caller makes
+    /// itself: a backend that renders on its caller's thread
+    /// (``OfflineBackend``) calls `hook` before each render, outside its
+    /// locks, so a render made after a call hears what the call started. A
+    /// real-time backend never calls it (its render thread may not wait or
+    /// lock; the content thread runs within microseconds of the call).
+    func setBeforeRender(_ hook: (@Sendable () -> Void)?)
+}
+
+extension AudioBackend {
+    /// Real-time backends render on their own thread and ignore the hook.
+    package func setBeforeRender(_ hook: (@Sendable () -> Void)?) {}
 }
 
 /// Receives ``BackendEvent``s on the backend's thread. Must return quickly and

@@ -24,6 +24,8 @@ public final class OfflineBackend: AudioBackend {
         /// The playback stream, once the first setStreamProperties created it.
         var stream: GrantedStream?
         var reconnects = 0
+        /// Called before each render (``setBeforeRender(_:)``).
+        var beforeRender: (@Sendable () -> Void)?
     }
 
     private let state = ControlLock(State())
@@ -131,6 +133,11 @@ public final class OfflineBackend: AudioBackend {
 
     package var statistics: BackendStatistics { state.withLock { $0.statistics } }
 
+    /// Renders are made on the caller's thread: `hook` runs before each.
+    package func setBeforeRender(_ hook: (@Sendable () -> Void)?) {
+        state.withLock { $0.beforeRender = hook }
+    }
+
     /// Always `nil`: a manual clock has no latency to report.
     package var outputLatency: Duration? { nil }
 
@@ -140,10 +147,13 @@ public final class OfflineBackend: AudioBackend {
     /// Whether the stream is paused (corked).
     package var isPaused: Bool { state.withLock { $0.paused } }
 
-    /// Advances the clock by `frames`: calls the render entry once for that
-    /// many frames if the stream is open and running, and returns the bytes it
-    /// wrote (in the granted format). Returns `nil` while paused or closed.
+    /// Advances the clock by `frames`: lets the engine finish what earlier
+    /// calls queued for its own threads (a posted event's actions), then
+    /// calls the render entry once for that many frames if the stream is
+    /// open and running, and returns the bytes it wrote (in the granted
+    /// format). Returns `nil` while paused or closed.
     public func render(frames: Int) -> [UInt8]? {
+        state.withLock { $0.beforeRender }?()
         let snapshot: (RenderEntry, StreamFormat)? = state.withLock { s in
             guard let entry = s.render, let config = s.configuration, !s.paused else { return nil }
             s.statistics.renderCalls += 1

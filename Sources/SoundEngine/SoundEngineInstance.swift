@@ -152,7 +152,10 @@ public final class SoundEngineInstance: Sendable {
         self.session = session
         let playback = Playback(mixer: mixer, onVoiceQueued: { [session] in session.voiceQueued() })
         self.playback = playback
-        content = ContentEngine(playback: playback, log: settings.logger)
+        let content = ContentEngine(playback: playback, log: settings.logger)
+        self.content = content
+        // An offline render made after a post hears it (its actions run first).
+        backend.setBeforeRender { [weak content] in content?.runQueuedPosts() }
         audioSession.owner.value = self
         owner.value = self
         dispatcher.start()
@@ -215,6 +218,7 @@ public final class SoundEngineInstance: Sendable {
     /// The body of ``terminate()``; runs once, under `teardown`.
     private func tearDown() {
         playback.closed.store(true, ordering: .releasing)  // releasing: pairs with checkAlive
+        content.stopThreads()
         session.shutdown()
         clock.stop()
         backend.close()

@@ -63,12 +63,17 @@ final class ContentRig {
     }
 
     /// The content voices playing now, as the names on their paths (tests
-    /// look inside the engine to see which child a container picked).
+    /// look inside the engine to see which child a container picked). Like
+    /// a render, a look inside comes after what was posted before it has run.
     func playingPaths(_ playing: PlayingID) -> [[ContentID]] {
-        engine.content.state.withLock { s in s.voices.values.filter { $0.playing == playing }.map(\.path) }
+        engine.content.runQueuedPosts()
+        return engine.content.state.withLock { s in s.voices.values.filter { $0.playing == playing }.map(\.path) }
     }
 
-    var contentVoiceCount: Int { engine.content.state.withLock { $0.voices.count } }
+    var contentVoiceCount: Int {
+        engine.content.runQueuedPosts()
+        return engine.content.state.withLock { $0.voices.count }
+    }
 }
 
 /// RMS of a full-scale-`amplitude` sine.

@@ -160,7 +160,7 @@ extension ContentEngine {
                 try checkNoDependents(loaded, id, s)
                 // Delayed actions of its events name its definitions: cancelled.
                 for (playing, p) in s.playings where p.bank == id {
-                    s.playings[playing]?.timers = []
+                    cancelWaiting(playing, &s)
                     endIfDone(playing, &s)
                 }
                 forget(loaded, id, &s)

@@ -34,7 +34,7 @@ extension ContentEngine {
         s.playings[id]?.timers.insert(token)
         delayedActionsWaiting.wrappingAdd(1, ordering: .relaxed)  // relaxed: a count (see its declaration)
         waitForFrame(frame, token: token, id: id) { [self] s in
-            perform(action, id, on: object, start: .immediately, depth: depth, &s)
+            perform(action, id, on: object, start: .immediately, from: frame, depth: depth, &s)
             endIfDone(id, &s)
         }
     }

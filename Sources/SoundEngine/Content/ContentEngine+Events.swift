@@ -8,19 +8,65 @@ extension ContentEngine {
     /// itself would otherwise never end).
     static let maxPostDepth = 16
 
+    // MARK: - Queued posting
+
+    /// Posts an event the Wwise way: what can be refused is checked now (the
+    /// event, the game object) and the playing ID is recorded, so the post
+    /// throws as before and `isPlaying` is true at once; its actions are
+    /// queued and run on the posting thread (``runQueuedPosts()``), or first
+    /// thing in the next content call, whichever comes first. The calling
+    /// thread pays a lock, three table look-ups and, for the first post of a
+    /// burst, a futex wake — not the container choices, mix computations and
+    /// mixer commands of the event, which cost it tens of microseconds cold
+    /// (docs/performance.md, "Call time on an idle-corked engine"). Delays
+    /// count from the mixer clock at the post.
     func postEvent(
         _ event: ContentRef, on object: GameObjectID, callback: (@Sendable (EventCallback) -> Void)?
     ) throws(SoundEngineError) -> PlayingID {
-        try withState(refreshing: .startedVoices) { s throws(SoundEngineError) -> PlayingID in
+        let id = try state.withLock { s throws(SoundEngineError) -> PlayingID in
+            guard !s.closed else { throw .notInitialized }
             let definition = try event.resolve(s.events, "event") { $0.name }
             try requireRegistered(object, s)
             let id = newPlayingID(&s)
-            s.playings[id] = Playing(
+            var playing = Playing(
                 event: definition.value.name, bank: definition.bank, gameObject: object, callback: callback)
-            run(definition.value, id, on: object, depth: 0, &s)
-            endIfDone(id, &s)  // an event that started nothing ends now
+            playing.queued = true
+            s.playings[id] = playing
+            s.queuedPosts.append(
+                QueuedPost(id: id, event: definition.value, gameObject: object, frame: mixer.renderedFrames))
             return id
         }
+        postThread.wake()  // one futex wake per burst of posts
+        return id
+    }
+
+    /// Posting thread (or a backend that renders on its caller's thread,
+    /// before each render): runs the queued postings, sends their voices to
+    /// the mixer and wakes an idle-corked stream for them. End-of-event
+    /// callbacks owed go out with the event thread's next poll.
+    func runQueuedPosts() {
+        let queued = state.withLock { s in
+            guard !s.closed, !s.queuedPosts.isEmpty else { return false }
+            runQueuedPosts(&s)
+            return refresh(&s, .startedVoices)
+        }
+        if queued { playback.voiceQueued() }
+    }
+
+    /// Runs the queued postings' actions, in the order they were posted,
+    /// skipping those stopped (or whose bank was unloaded) since. Lock held.
+    func runQueuedPosts(_ s: inout ContentState) {
+        guard !s.queuedPosts.isEmpty else { return }
+        var i = 0
+        while i < s.queuedPosts.count {
+            let post = s.queuedPosts[i]
+            i += 1
+            guard s.playings[post.id]?.queued == true else { continue }
+            s.playings[post.id]?.queued = false
+            run(post.event, post.id, on: post.gameObject, from: post.frame, depth: 0, &s)
+            endIfDone(post.id, &s)  // an event that started nothing ends now
+        }
+        s.queuedPosts.removeAll(keepingCapacity: true)
     }
 
     func stopPlayingID(_ id: PlayingID, fadeOut: Duration) throws(SoundEngineError) {
@@ -45,28 +91,33 @@ extension ContentEngine {
     // MARK: - Actions
 
     /// Runs an event's actions in order: those without delay now; delayed
-    /// ones at their frame of the mixer clock: plays start now, at that
-    /// frame (sample accurate); other actions run on the timer queue once
-    /// the mixer has rendered up to it (``schedule(_:_:on:atFrame:depth:_:)``).
-    func run(_ event: BankEvent, _ id: PlayingID, on object: GameObjectID, depth: Int, _ s: inout ContentState) {
-        let now = mixer.renderedFrames
+    /// ones at their frame of the mixer clock, counted from `now`: plays
+    /// start now, at that frame (sample accurate); other actions run on the
+    /// timer queue once the mixer has rendered up to it
+    /// (``schedule(_:_:on:atFrame:depth:_:)``).
+    func run(
+        _ event: BankEvent, _ id: PlayingID, on object: GameObjectID, from now: Int64, depth: Int,
+        _ s: inout ContentState
+    ) {
         for action in event.actions {
             if action.delay <= .zero {
-                perform(action, id, on: object, start: .immediately, depth: depth, &s)
+                perform(action, id, on: object, start: .immediately, from: now, depth: depth, &s)
             } else if case .play = action.kind {
                 let start = VoiceStart.atFrame(now + Int64(mixer.frames(action.delay)))
-                perform(action, id, on: object, start: start, depth: depth, &s)
+                perform(action, id, on: object, start: start, from: now, depth: depth, &s)
             } else {
                 schedule(action, id, on: object, atFrame: now + Int64(mixer.frames(action.delay)), depth: depth, &s)
             }
         }
     }
 
-    /// One action. What it names may have gone with an unloaded bank since
-    /// the event was loaded: then it is skipped (and logged), never a crash.
+    /// One action, due at frame `now` of the mixer clock (a `post` action's
+    /// delays count from there). What it names may have gone with an
+    /// unloaded bank since the event was loaded: then it is skipped (and
+    /// logged), never a crash.
     func perform(
-        _ action: BankAction, _ id: PlayingID, on object: GameObjectID, start: VoiceStart, depth: Int,
-        _ s: inout ContentState
+        _ action: BankAction, _ id: PlayingID, on object: GameObjectID, start: VoiceStart, from frame: Int64,
+        depth: Int, _ s: inout ContentState
     ) {
         let now = ContinuousClock.now
         switch action.kind {
@@ -101,7 +152,7 @@ extension ContentEngine {
                 log.log(.warning, "event '\(name)' not posted: \(depth < Self.maxPostDepth ? "not loaded" : "posts nest too deep")")
                 return
             }
-            run(event.value, id, on: object, depth: depth + 1, &s)
+            run(event.value, id, on: object, from: frame, depth: depth + 1, &s)
         }
     }
 

@@ -26,6 +26,9 @@ final class ContentEngine: Sendable {
     /// Delayed actions waiting for their frame of the mixer clock (relaxed:
     /// a count the idle check reads, no data published with it).
     let delayedActionsWaiting = Atomic<Int>(0)
+    /// Runs the actions of posted events (`SoundEngine-pst`; ContentEngine+Events,
+    /// "Queued posting"), so the game thread that posts does not.
+    let postThread = WakeableThread(name: "SoundEngine-pst")
     /// What the content engine plays through (shared with the public API).
     let playback: Playback
     var mixer: Mixer { playback.mixer }
@@ -38,13 +41,18 @@ final class ContentEngine: Sendable {
     init(playback: Playback, log: any SoundLogger) {
         self.playback = playback
         self.log = log
+        postThread.start { [weak self] in self?.runQueuedPosts() }
     }
+
+    /// Terminate: ends the posting thread (what it has not run yet ends in ``finish()``).
+    func stopThreads() { postThread.stop() }
 
     /// Runs `body` under the lock, refusing after terminate; then refreshes
     /// the mix (what `body` changed reaches the mixer) before unlocking —
     /// all of it, or with `.startedVoices` only what voices starting can
-    /// change (``refresh(_:_:)``). Voices queued wake an idle-corked stream
-    /// after the lock is released.
+    /// change (``refresh(_:_:)``). Postings queued before this call run
+    /// first, so calls take effect in the order they were made. Voices
+    /// queued wake an idle-corked stream after the lock is released.
     func withState<T>(
         refreshing scope: RefreshScope = .all, _ body: (inout ContentState) throws(SoundEngineError) -> T
     ) throws(SoundEngineError) -> T {
@@ -52,15 +60,24 @@ final class ContentEngine: Sendable {
         defer { if queued { playback.voiceQueued() } }
         return try state.withLock { s throws(SoundEngineError) -> T in
             guard !s.closed else { throw .notInitialized }
+            runQueuedPosts(&s)
             defer { queued = refresh(&s, scope) }
             return try body(&s)
         }
     }
 
     /// Runs `body` under the lock, refusing after terminate; for reads.
+    /// Postings queued before this call run first (an event's setState or
+    /// setSwitch action is seen by a read made after its post).
     func reading<T>(_ body: (ContentState) throws(SoundEngineError) -> T) throws(SoundEngineError) -> T {
-        try state.withLock { s throws(SoundEngineError) -> T in
+        var queued = false
+        defer { if queued { playback.voiceQueued() } }
+        return try state.withLock { s throws(SoundEngineError) -> T in
             guard !s.closed else { throw .notInitialized }
+            if !s.queuedPosts.isEmpty {
+                runQueuedPosts(&s)
+                queued = refresh(&s, .startedVoices)
+            }
             return try body(s)
         }
     }
@@ -82,9 +99,10 @@ final class ContentEngine: Sendable {
     func finish() {
         state.withLock { s in
             s.closed = true
+            s.queuedPosts.removeAll()
             for id in s.playings.keys.sorted() {
                 s.playings[id]?.voices = []
-                s.playings[id]?.timers = []
+                cancelWaiting(id, &s)
                 endIfDone(id, &s)
             }
         }
@@ -93,10 +111,10 @@ final class ContentEngine: Sendable {
 
     // MARK: - Playing IDs
 
-    /// Ends `id` if it has no voice and no delayed action left: its callback
-    /// is owed (once: the entry is removed).
+    /// Ends `id` if it has no voice, no delayed action and no queued
+    /// actions left: its callback is owed (once: the entry is removed).
     func endIfDone(_ id: PlayingID, _ s: inout ContentState) {
-        guard let p = s.playings[id], p.voices.isEmpty, p.timers.isEmpty else { return }
+        guard let p = s.playings[id], p.voices.isEmpty, p.timers.isEmpty, !p.queued else { return }
         s.playings[id] = nil
         if let callback = p.callback { s.outbox.append((callback, .endOfEvent(id))) }
     }
@@ -109,6 +127,13 @@ final class ContentEngine: Sendable {
             let id = PlayingID(rawValue: raw)
             if raw != 0, s.playings[id] == nil { return id }
         }
+    }
+
+    /// Cancels what of `id` has not run yet: its delayed actions, and its
+    /// actions still queued (``runQueuedPosts(_:)`` skips them).
+    func cancelWaiting(_ id: PlayingID, _ s: inout ContentState) {
+        s.playings[id]?.timers = []
+        s.playings[id]?.queued = false
     }
 
     func newToken(_ s: inout ContentState) -> UInt64 {
@@ -157,7 +182,7 @@ final class ContentEngine: Sendable {
     /// out; it ends when they have.
     func stop(_ id: PlayingID, fade: Duration, _ s: inout ContentState) {
         guard let p = s.playings[id] else { return }
-        s.playings[id]?.timers = []
+        cancelWaiting(id, &s)
         stopVoices(p.voices, fade: fade, s)
         endIfDone(id, &s)
     }

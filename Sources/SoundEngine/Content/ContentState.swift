@@ -68,6 +68,19 @@ struct ContentState: Sendable {
     var sendOwed = false
     /// Voices started since the last refresh (kept allocated).
     var started: [UInt64] = []
+    /// Postings whose actions have not run yet, in the order they were
+    /// posted (ContentEngine+Events, "Queued posting"; kept allocated).
+    var queuedPosts: [QueuedPost] = []
+}
+
+/// A posting accepted by `postEvent` whose actions wait for the content
+/// thread (or for the next content call, which runs them first).
+struct QueuedPost: Sendable {
+    var id: PlayingID
+    var event: BankEvent
+    var gameObject: GameObjectID
+    /// The mixer clock when it was posted: its delays count from here.
+    var frame: Int64
 }
 
 /// A definition and the bank that brought it.
@@ -156,6 +169,9 @@ struct Playing: Sendable {
     var voices: Set<UInt64> = []
     /// Tokens of its delayed actions still waiting on the timer queue.
     var timers: Set<UInt64> = []
+    /// Its actions wait in `queuedPosts`; cleared when they run, or when the
+    /// posting is stopped (or its bank unloaded) first, which cancels them.
+    var queued = false
 }
 
 /// A voice the content layer started, and what its level is made of.
