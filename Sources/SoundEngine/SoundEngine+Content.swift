@@ -48,7 +48,9 @@ extension SoundEngine {
 
     // MARK: Events
 
-    /// Posts an event by name (Wwise `PostEvent`).
+    /// Posts an event by name (Wwise `PostEvent`): checks the event and the
+    /// game object, queues the event's actions for the engine's posting
+    /// thread and returns the playing ID (``SoundEngineInstance/postEvent(_:on:callback:)-(String,_,_)``).
     @discardableResult
     public static func postEvent(
         _ event: String, on object: GameObjectID, callback: (@Sendable (EventCallback) -> Void)? = nil

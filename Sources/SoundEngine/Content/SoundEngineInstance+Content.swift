@@ -98,8 +98,12 @@ extension SoundEngineInstance {
     // MARK: Events
 
     /// Posts an event on a game object (Wwise `PostEvent`): its actions run
-    /// in order, each after its delay. Returns at once with the playing ID
-    /// of this posting.
+    /// in order, each after its delay (counted from this call). Returns at
+    /// once with the playing ID of this posting, which plays from then on
+    /// (``isPlaying(_:)``): like Wwise, the call checks the event and the
+    /// game object and queues the actions, which the engine's posting thread
+    /// runs — or any later content call runs first, so calls take effect in
+    /// the order they were made (docs/content-engine.md, "Queued posting").
     ///
     /// - Parameter callback: told ``EventCallback/endOfEvent(_:)`` exactly
     ///   once, when every voice of the posting has ended and no delayed
