@@ -85,8 +85,13 @@ struct Series {
     var micros: [Double] { samples.map(\.micros) }
 
     /// Nearest-rank percentile: the ⌈p/100 · n⌉-th smallest sample (with 200
-    /// samples p99 is the 198th, so the two largest are not counted).
-    func percentile(_ p: Double) -> Double? {
+    /// samples p99 is the 198th, so the two largest are not counted); with
+    /// `unpreempted`, of the calls during which no other thread took the CPU
+    /// (what the call itself costs, cold caches included, without the time
+    /// another thread ran in its place: the sound server's real-time I/O
+    /// thread, our render thread, kernel threads).
+    func percentile(_ p: Double, unpreempted: Bool = false) -> Double? {
+        let micros = unpreempted ? samples.filter { !$0.preempted }.map(\.micros) : micros
         guard !micros.isEmpty else { return nil }
         let sorted = micros.sorted()
         let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))

@@ -20,7 +20,8 @@
 // and whether the goal (p99 < 50 µs for the idle-corked calls) is met; for
 // the calls over 50 µs, how many were preempted (another thread took the
 // CPU), blocked or took a page fault meanwhile (getrusage RUSAGE_THREAD,
-// read outside the timed span). Build in release:
+// read outside the timed span); and the p99 of the calls that were not
+// preempted (the call's own cost, cold caches included). Build in release:
 //
 //   swift build -c release --product callbench
 //   Scripts/sound-server run -- .build/release/callbench            # the server in PULSE_SERVER
@@ -117,15 +118,19 @@ func verdict(_ s: Series) -> String? {
 
 private func format(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "–" }
 
-/// The table: one row per (server, call, engine condition). The last four
-/// columns count the calls over the goal, and of those, the ones during
-/// which the calling thread was preempted, blocked or took a page fault.
+/// The table: one row per (server, call, engine condition). Four columns
+/// count the calls over the goal, and of those, the ones during which the
+/// calling thread was preempted, blocked or took a page fault; the last is
+/// the p99 of the calls that were not preempted.
 func printTable(_ reports: [ServerReport], reps: Int) {
     print("callbench: \(reps) calls of each kind per engine condition; µs on the calling thread; nearest-rank percentiles")
     print("  cpu: \(cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) online")
     print("  goal: p99 < \(Int(goalMicros)) µs for the idle-corked calls")
     let limit = Int(goalMicros)
-    let header = ["call", "engine", "n", "min", "p50", "p99", "max", "goal", "> \(limit)", "preempted", "blocked", "faulted"]
+    let header = [
+        "call", "engine", "n", "min", "p50", "p99", "max", "goal", "> \(limit)", "preempted", "blocked", "faulted",
+        "p99 unpreempted",
+    ]
     for report in reports {
         print("  server: \(report.name) (\(report.choice.label))")
         let rows = [header] + report.series.map { s in
@@ -133,6 +138,7 @@ func printTable(_ reports: [ServerReport], reps: Int) {
             return [s.call.rawValue, s.condition.rawValue, "\(s.samples.count)"]
                 + [s.micros.min(), s.percentile(50), s.percentile(99), s.micros.max()].map(format)
                 + [verdict(s) ?? "", "\(over.slow)", "\(over.preempted)", "\(over.blocked)", "\(over.faulted)"]
+                + [format(s.percentile(99, unpreempted: true))]
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
@@ -165,6 +171,7 @@ func printJSON(_ reports: [ServerReport]) {
                 ("over_goal", "\(over.slow)"),
                 ("over_goal_preempted", "\(over.preempted)"), ("over_goal_blocked", "\(over.blocked)"),
                 ("over_goal_faulted", "\(over.faulted)"),
+                ("p99_unpreempted_us", number(s.percentile(99, unpreempted: true))),
             ]
             print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
         }
