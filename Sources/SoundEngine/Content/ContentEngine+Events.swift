@@ -111,8 +111,8 @@ extension ContentEngine {
         }
     }
 
-    /// One action, due at frame `now` of the mixer clock (a `post` action's
-    /// delays count from there). What it names may have gone with an
+    /// One action, due at `frame` of the mixer clock (the delays of the
+    /// event a `post` action posts count from there). What it names may have gone with an
     /// unloaded bank since the event was loaded: then it is skipped (and
     /// logged), never a crash.
     func perform(
