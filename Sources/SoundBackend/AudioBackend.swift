@@ -89,13 +89,13 @@ package protocol AudioBackend: AnyObject, Sendable {
     /// Never waits on the server.
     var outputLatency: Duration? { get }
 
-    /// Work the engine hands to its own threads (posted events wait for the
-    /// content thread) that must be done before a render a caller makes
-    /// itself: a backend that renders on its caller's thread
+    /// Work the engine hands to its own threads (a posted event's actions
+    /// wait for the posting thread) that must be done before a render a
+    /// caller makes itself: a backend that renders on its caller's thread
     /// (``OfflineBackend``) calls `hook` before each render, outside its
     /// locks, so a render made after a call hears what the call started. A
     /// real-time backend never calls it (its render thread may not wait or
-    /// lock; the content thread runs within microseconds of the call).
+    /// lock; the posting thread runs within microseconds of the call).
     func setBeforeRender(_ hook: (@Sendable () -> Void)?)
 }
 

@@ -11,10 +11,10 @@ import Synchronization
 /// Threads: every public call of the instance may come from any thread; all
 /// state is behind one lock (`state`). A post queues its event's actions for
 /// the posting thread (`postThread`), and every other call runs what is
-/// queued first (ContentEngine+Events, "Queued posting"). Mixer calls are made under it — they
-/// only queue commands and never call back — but game callbacks never are:
-/// end-of-event callbacks are queued in the state's outbox and delivered by
-/// the event thread. Delayed actions and gradual changes (RTPC interpolation,
+/// queued first (ContentEngine+Events, "Queued posting"). Mixer calls are
+/// made under the lock — they only queue commands and never call back — but
+/// game callbacks never are: end-of-event callbacks are queued in the
+/// state's outbox and delivered by the event thread. Delayed actions and gradual changes (RTPC interpolation,
 /// state transitions, fades, ducking) run on `timers`, a private serial
 /// queue: gradual changes on the monotonic clock, delayed actions when the
 /// mixer clock reaches their frame (ContentEngine+DelayedActions). Nothing
