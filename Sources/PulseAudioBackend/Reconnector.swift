@@ -14,23 +14,9 @@ final class Reconnector: @unchecked Sendable {
     private var thread = pthread_t()
 
     init(backend: PulseAudioBackend) {
-        let context = Unmanaged.passRetained(Box(backend: backend, reconnector: self)).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            CurrentThread.setName("SoundEngine-reconnect")
-            box.reconnector?.run(box)
-            return nil
-        }, context)
-        precondition(result == 0, "Reconnector: pthread_create failed (\(result))")
-    }
-
-    /// What the thread holds: the backend weakly (it owns us), ourselves weakly.
-    private final class Box {
-        weak var backend: PulseAudioBackend?
-        weak var reconnector: Reconnector?
-        init(backend: PulseAudioBackend, reconnector: Reconnector) {
-            self.backend = backend
-            self.reconnector = reconnector
+        // The thread holds the backend weakly (it owns us), and ourselves weakly.
+        thread = EngineThread.start("SoundEngine-reconnect") { [weak self, weak backend] in
+            self?.run { reconnector in backend?.reconnect(reconnector) }
         }
     }
 
@@ -49,11 +35,11 @@ final class Reconnector: @unchecked Sendable {
         pthread_join(thread, nil)
     }
 
-    private func run(_ box: Box) {
+    private func run(_ reconnect: (Reconnector) -> Void) {
         while !stopping.load(ordering: .acquiring) {
             semaphore.wait()
             if stopping.load(ordering: .acquiring) { return }
-            box.backend?.reconnect(self)
+            reconnect(self)
         }
     }
 }

@@ -56,14 +56,7 @@ final class EngineClock: @unchecked Sendable {
         self.period = .nanoseconds(Int64(quantumFrames) * 1_000_000_000 / Int64(sampleRate))
         // Room for any output format the mixer may write: 64 channels of float32.
         scratch = UnsafeMutableRawPointer.allocate(byteCount: quantumFrames * 64 * 4, alignment: 64)
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            let clock = Unmanaged<EngineClock>.fromOpaque(raw!).takeRetainedValue()
-            CurrentThread.setName("SoundEngine-clock")
-            clock.run()
-            return nil
-        }, context)
-        precondition(result == 0, "EngineClock: pthread_create failed (\(result))")
+        thread = EngineThread.start("SoundEngine-clock") { self.run() }
     }
 
     deinit { scratch.deallocate() }

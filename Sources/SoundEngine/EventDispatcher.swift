@@ -56,16 +56,7 @@ final class EventDispatcher: @unchecked Sendable {
 
     /// Starts the thread.
     func start() {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            let dispatcher = Unmanaged<EventDispatcher>.fromOpaque(raw!).takeRetainedValue()
-            CurrentThread.setName("SoundEngine-evt")
-            dispatcher.run()
-            return nil
-        }, context)
-        precondition(result == 0, "EventDispatcher: pthread_create failed (\(result))")
-        threadID = thread
+        threadID = EngineThread.start("SoundEngine-evt") { self.run() }
     }
 
     /// Queues an event for the game, delivered on the event thread. Callable

@@ -139,19 +139,9 @@ final class SessionController: @unchecked Sendable {
     ///
     /// - Throws: the error that kept our stream from being created.
     func start(on server: ServerDescription) throws(SoundEngineError) {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            let controller = Unmanaged<SessionController>.fromOpaque(raw!).takeRetainedValue()
-            CurrentThread.setName("SoundEngine-ses")
-            // A game thread wakes it (a voice on an idle-corked stream): the
-            // uncork's pre-fill must not run in the game's time slice.
-            CurrentThread.preferNotToPreemptOnWakeup()
-            controller.run()
-            return nil
-        }, context)
-        precondition(result == 0, "SessionController: pthread_create failed (\(result))")
-        self.thread = thread
+        // A game thread wakes it (a voice on an idle-corked stream): the
+        // uncork's pre-fill must not run in the game's time slice.
+        thread = EngineThread.start("SoundEngine-ses", batch: true) { self.run() }
         decide(.system(.connected(server.snapshot)), gone: true)
         drain()
         if let failure = shared.withLock({ $0.startFailure }) { throw failure }

@@ -37,17 +37,7 @@ final class WakeableThread: @unchecked Sendable {
     /// Starts the thread, which runs `work` after wakes. Once.
     func start(_ work: @escaping @Sendable () -> Void) {
         self.work = work
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            let owner = Unmanaged<WakeableThread>.fromOpaque(raw!).takeRetainedValue()
-            CurrentThread.setName(owner.name)
-            CurrentThread.preferNotToPreemptOnWakeup()
-            owner.run()
-            return nil
-        }, context)
-        precondition(result == 0, "WakeableThread \(name): pthread_create failed (\(result))")
-        self.thread = thread
+        thread = EngineThread.start(name, batch: true) { self.run() }
     }
 
     /// Any thread: `work` runs soon on the thread, after everything the

@@ -48,18 +48,7 @@ final class Streamer: @unchecked Sendable {
             s.jobs.append(job)
             guard !s.started && !s.stopping else { return }
             s.started = true
-            var thread = pthread_t()
-            let context = Unmanaged.passRetained(self).toOpaque()
-            let result = pthread_create(
-                &thread, nil,
-                { context in
-                    let streamer = Unmanaged<Streamer>.fromOpaque(context!).takeRetainedValue()
-                    CurrentThread.setName("SoundEngine-str")
-                    streamer.run()
-                    return nil
-                }, context)
-            precondition(result == 0, "the mixer could not start its streaming thread (pthread_create \(result))")
-            s.thread = thread
+            s.thread = EngineThread.start("SoundEngine-str") { self.run() }
         }
         wakeup.signal()
     }
