@@ -267,7 +267,7 @@ final class CPULoad: Sendable {
     /// Steps in one recording only are printed, not counted.
     func expectNoClick(
         _ recording: ContinuousRecording, witness: ContinuousRecording? = nil, _ what: String, asserted: Bool = true,
-        server: PrivateSoundServer, sourceLocation: SourceLocation = #_sourceLocation
+        underflows: UInt64 = 0, server: PrivateSoundServer, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let steps = recording.steps(over: Self.maxStep)
         var counted = steps
@@ -282,6 +282,15 @@ final class CPULoad: Sendable {
             recording.samples(0..<recording.frames).withUnsafeBytes { try? Data($0).write(to: URL(fileURLWithPath: "\(path)-\(what.count).f32")) }
         }
         guard asserted else { return }
+        if !counted.isEmpty, underflows > 0 {
+            // An underflow is a dropout: the server played a hole where our
+            // audio was late, a step into silence and one out of it a
+            // request later (CI, December 2026: pairs 255 frames apart, 2 and
+            // 7 underflows in two runs of the sequence on a loaded VM). This
+            // recording cannot tell those steps from a transition's.
+            print("ClickFree[\(server.kind.rawValue)]: \(what): not asserted: our stream underflowed \(underflows) times")
+            return
+        }
         if !counted.isEmpty, let floor = try? Self.referenceSteps(on: server), floor > 0 {
             print("ClickFree[\(server.kind.rawValue)]: \(what): not asserted: the server broke a plain pacat tone \(floor) times in 3 s")
             return
@@ -354,7 +363,7 @@ final class CPULoad: Sendable {
         print("ClickFree[\(PrivateSoundServer.kindUnderTest.rawValue)]: \(underflows) underflows in the sequence")
         expectNoClick(
             recording, witness: witness, "suspend, wakeup, interruption, session change or terminate",
-            asserted: Self.assertedAlone, server: live.server)
+            asserted: Self.assertedAlone, underflows: underflows, server: live.server)
     }
 
     /// Issue 15: a jump of 0.37–0.48 around suspend/wakeup in 3 of 8 runs
