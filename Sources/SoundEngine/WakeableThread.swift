@@ -15,11 +15,11 @@ import Synchronization
 /// charging the game's call with the work it just handed off (measured with
 /// the session thread: docs/performance.md, "Call time on an idle-corked engine").
 final class WakeableThread: @unchecked Sendable {
-    // @unchecked: `thread` and `work` are written once by `start`, before
-    // the thread exists (pthread_create orders them before its first read),
-    // and `thread` is read by `stop` on the thread that owns the engine's
-    // lifecycle (terminate, serialised by the instance); the rest is
-    // immutable or atomic.
+    // @unchecked: `work` is written once by `start` before the thread exists
+    // (pthread_create orders it before the thread's first read); `thread` is
+    // written by `start` and read only by `stop`, on the threads that own the
+    // engine's lifecycle (serialised by the instance), never by the thread
+    // itself; the rest is immutable or atomic.
 
     private let name: String
     private var work: (@Sendable () -> Void)?
