@@ -195,6 +195,8 @@ final class Connection {
             try withControlModel { model, deadline throws(SoundEngineError) in try model.unduck(ids, deadline: deadline) }
         case .reclaimOwnStream:
             try withControlModel { model, deadline throws(SoundEngineError) in try model.reclaimOwnStream(deadline: deadline) }
+        case .releaseCorkMute:
+            try withControlModel { model, deadline throws(SoundEngineError) in try model.releaseCorkMute(deadline: deadline) }
         }
     }
 
@@ -317,7 +319,9 @@ final class Connection {
             case .suspended:
                 deviceSuspended = value != 0
                 events(.deviceSuspended(value != 0))
-            case .corkRequested: events(.system(.corkRequested))
+            case .corkRequested:
+                model?.corkRequestArrived()
+                events(.system(.corkRequested))
             case .uncorkRequested: events(.system(.uncorkRequested))
             case .playbackFailed:
                 watchdog?.streamFailed()

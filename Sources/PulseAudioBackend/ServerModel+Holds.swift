@@ -161,6 +161,47 @@ extension ServerModel {
         try requests.run("unmute our own stream", deadline: deadline) { context.setSinkInputMute(index, false, $0) }
     }
 
+    /// The calls are over: unmutes our own playback stream if the server's
+    /// cork muted it and nobody changed that mute since. module-role-cork
+    /// would unmute it itself, but it forgets a stream that moves while
+    /// muted (a headphone plug during the call), and a mute the user put on
+    /// is theirs: neither is left to chance.
+    func releaseCorkMute(deadline: ContinuousClock.Instant) throws(SoundEngineError) {
+        try requireRunning()
+        guard ownMutedByCork, let index = ownPlaybackIndex else { return }
+        ownMutedByCork = false
+        guard let own = try requests.sinkInputs([index], deadline: deadline)[index], own.muted else { return }
+        try requests.run("unmute our own stream after the call", deadline: deadline) {
+            context.setSinkInputMute(index, false, $0)
+        }
+    }
+
+    /// The server asked our playback stream to cork (control thread, from
+    /// the playback side's notices): a mute seen a moment before is the cork's.
+    func corkRequestArrived() {
+        let now = ContinuousClock.now
+        lastCorkRequest = now
+        if ownPlayback?.muted == true, let at = ownMutedAt, now - at < Self.corkMuteWindow { ownMutedByCork = true }
+    }
+
+    /// Our playback stream's mute as just reported: a mute that comes with a
+    /// cork request (within ``corkMuteWindow``, either order: the request
+    /// and the subscription arrive on different connections) is the cork's.
+    private func noteOwnMute(_ muted: Bool, wasMuted: Bool) {
+        guard muted else {
+            ownMutedAt = nil
+            ownMutedByCork = false
+            return
+        }
+        guard !wasMuted else { return }
+        let now = ContinuousClock.now
+        ownMutedAt = now
+        if let request = lastCorkRequest, now - request < Self.corkMuteWindow { ownMutedByCork = true }
+    }
+
+    /// How far apart a cork request and the mute it came with may be seen.
+    static let corkMuteWindow = Duration.seconds(2)
+
     /// After a batch of control calls: a stream that went away meanwhile is
     /// not an error (its hold is dropped with `undo`); another refusal is
     /// thrown, and the refused streams' holds undone.
@@ -283,6 +324,7 @@ extension ServerModel {
     func ownPlaybackChanged(_ info: PASinkInputInfo) {
         let previous = ownPlayback
         ownPlayback = info
+        noteOwnMute(info.muted, wasMuted: previous?.muted ?? false)
         // New for its first two seconds: pipewire-pulse reports it at volume
         // 0, then at its node's volume, and WirePlumber's restore may come
         // after both.

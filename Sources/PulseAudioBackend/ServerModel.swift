@@ -45,6 +45,8 @@ final class ServerModel {
             ownPlaybackSink = nil
             pendingOutputMove = nil
             ownPlayback = nil
+            ownMutedAt = nil
+            ownMutedByCork = false
             if let index = ownPlaybackIndex, started { querySinkInput(index) }
         }
     }
@@ -83,6 +85,16 @@ final class ServerModel {
     /// are still those it appeared with.
     var ownPlayback: PASinkInputInfo?
     var ownPlaybackSince = ContinuousClock.now
+    /// When the server last asked our playback stream to cork, and when our
+    /// playback stream was last seen becoming muted: module-role-cork mutes a
+    /// stream and asks it to cork in one go, so the two together mark the
+    /// mute as the cork's (``ownMutedByCork``), not the user's.
+    var lastCorkRequest: ContinuousClock.Instant?
+    var ownMutedAt: ContinuousClock.Instant?
+    /// Our playback stream is muted, and the mute is the server cork's:
+    /// ``releaseCorkMute(deadline:)`` takes it back when the call is over.
+    /// Cleared as soon as the stream is seen unmuted (by anyone).
+    var ownMutedByCork = false
     /// The restore database, as this server offers it (ServerModel+Holds).
     var restoreDatabase = RestoreDatabaseAccess.none
     /// Keys to repair when the repair timer fires, and the timer.

@@ -36,6 +36,9 @@ extension AudioSessionPolicy {
         if isConnected && corkRequests > 0 && overridesServerCork && (pass.corkRequested || pass.takeOver) {
             outputs.append(.action(.reclaimOwnStream))
         }
+        // The call is over: the cork's mute of our stream goes before the
+        // engine plays, even when the server forgot it (our stream moved).
+        if isConnected && pass.callEnded { outputs.append(.action(.releaseCorkMute)) }
         if engine != applied.engine, engine == .running { outputs.append(.action(.resumeEngine)) }
         applied.engine = engine
 

@@ -38,12 +38,12 @@ extension AudioSessionPolicy {
             guard isConnected, stream.client != ownClient else { return }
             let callBefore = isCallPlaying
             streamChanged(stream, &pass)
-            voidCorkRequestsAfterLastCall(callBefore)
+            voidCorkRequestsAfterLastCall(callBefore, &pass)
         case .otherStreamRemoved(let id):
             guard isConnected else { return }
             let callBefore = isCallPlaying
             streamRemoved(id)
-            voidCorkRequestsAfterLastCall(callBefore)
+            voidCorkRequestsAfterLastCall(callBefore, &pass)
         case .corkRequested:
             guard isConnected else { return }
             corkRequests += 1
@@ -77,8 +77,12 @@ extension AudioSessionPolicy {
     /// are void. It sends `request-uncork` only to a stream that is corked
     /// at that moment, so a call that ends while our cork is still under way
     /// (the fade is being heard) would otherwise leave us interrupted for good.
-    private mutating func voidCorkRequestsAfterLastCall(_ callBefore: Bool) {
-        if callBefore && !isCallPlaying { corkRequests = 0 }
+    /// The mute it put on our stream with the request goes too
+    /// (``SessionAction/releaseCorkMute``).
+    private mutating func voidCorkRequestsAfterLastCall(_ callBefore: Bool, _ pass: inout HandlingPass) {
+        guard callBefore && !isCallPlaying else { return }
+        corkRequests = 0
+        pass.callEnded = true
     }
 
     private mutating func connect(_ snapshot: SystemSnapshot, _ pass: inout HandlingPass) {

@@ -29,4 +29,6 @@ struct HandlingPass {
     var reset = false
     /// The server asked our stream to cork in this pass.
     var corkRequested = false
+    /// The last call stopped playing in this pass.
+    var callEnded = false
 }

@@ -29,4 +29,11 @@ package enum ServerAction: Hashable, Sendable {
     /// session does not obey that request: the app is in the foreground
     /// during a call it mixes with (seed 002, scenario 2).
     case reclaimOwnStream
+    /// The last call is over: unmute our own playback stream if, and only
+    /// if, the server's cork muted it and nobody changed that mute since.
+    /// module-role-cork unmutes what it muted when the call ends, but it
+    /// forgets a stream the moment the stream moves (a headphone plug during
+    /// the call): without this the game would stay muted after the call. A
+    /// mute the user put on is never touched.
+    case releaseCorkMute
 }

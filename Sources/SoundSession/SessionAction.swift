@@ -34,6 +34,10 @@ package enum SessionAction: Hashable, Sendable {
     /// Unmute our own playback stream that the server muted with its cork
     /// request, which the session does not obey (``ServerAction/reclaimOwnStream``).
     case reclaimOwnStream
+    /// The last call is over: unmute our own playback stream if the server
+    /// muted it when it asked it to cork and nobody changed that mute since
+    /// (``ServerAction/releaseCorkMute``).
+    case releaseCorkMute
 }
 
 extension SessionAction {
@@ -51,6 +55,7 @@ extension SessionAction {
         case .duckOtherStreams(let ids, let factor): .duckOtherStreams(ids, factor: factor)
         case .unduckOtherStreams(let ids): .unduckOtherStreams(ids)
         case .reclaimOwnStream: .reclaimOwnStream
+        case .releaseCorkMute: .releaseCorkMute
         case .fadeBackgroundMusicBuses, .pauseEngine, .resumeEngine: nil
         }
     }

@@ -165,6 +165,53 @@ let handset = ["device.description": "Handset", "device.form_factor": "handset"]
         #expect(eventually { (try? live.ourStream()).flatMap { $0 }.map { !$0.corked && !$0.muted } == true })
     }
 
+    /// module-role-cork mutes our stream (role music) when a call starts and
+    /// forgets it the moment the stream moves: a headphone plug during the
+    /// call would leave the game muted for good after the call. The engine
+    /// takes back the mute the cork put on and nothing else.
+    @Test(.enabled(if: PrivateSoundServer.kindUnderTest != .pipewire, "pipewire-pulse has no module-role-cork"))
+    func aCallsMuteOfOurStreamEndsWithTheCallEvenAfterAMove() throws {
+        let live = try LiveSession(SessionConfiguration(category: .playback))
+        defer { live.stop() }
+        try live.playTone()
+        #expect(eventually { (try? live.ourSink()) == "speaker" })
+        let call = try live.server.startClient(role: "phone", sink: "speaker")
+        #expect(eventually { live.engine.status == .paused(.interrupted) })
+        #expect(eventually { (try? live.ourStream())??.muted == true }, "module-role-cork did not mute us")
+        let headphones = try live.server.addOutput(name: "usbhp", properties: usbHeadphones)
+        defer { try? headphones.remove() }
+        #expect(eventually { (try? live.ourSink()) == "usbhp" }, "our stream did not move to the headphones")
+        try call.stop()
+        #expect(eventually { live.engine.status == .running })
+        #expect(
+            eventually { (try? live.ourStream()).flatMap { $0 }.map { !$0.corked && !$0.muted } == true },
+            "our stream stays muted after the call: \(String(describing: try? live.ourStream()))")
+        let recorder = try live.server.record("usbhp.monitor")
+        defer { recorder.stop() }
+        #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.1 } }.met, "the game is silent after the call")
+    }
+
+    /// The user's own mute of the game is theirs: a call that comes and goes
+    /// does not undo it.
+    @Test(.enabled(if: PrivateSoundServer.kindUnderTest != .pipewire, "pipewire-pulse has no module-role-cork"))
+    func theUsersMuteOfOurStreamOutlivesACall() throws {
+        let live = try LiveSession(SessionConfiguration(category: .playback))
+        defer { live.stop() }
+        try live.playTone()
+        #expect(eventually { (try? live.ourStream()) != nil }, "our stream never appeared")
+        guard let ours = try live.ourStream() else { return }
+        _ = try live.server.pactl("set-sink-input-mute", "\(ours.index)", "1")
+        let call = try live.server.startClient(role: "phone", sink: "speaker")
+        #expect(eventually { live.engine.status == .paused(.interrupted) })
+        let headphones = try live.server.addOutput(name: "usbhp", properties: usbHeadphones)
+        defer { try? headphones.remove() }
+        #expect(eventually { (try? live.ourSink()) == "usbhp" })
+        try call.stop()
+        #expect(eventually { live.engine.status == .running })
+        #expect(eventually { (try? live.ourStream())??.corked == false })
+        #expect((try live.ourStream())?.muted == true, "the user's mute was undone")
+    }
+
     @Test func usbHeadphonesTakeTheRouteAndLeavingGivesOldDeviceUnavailable() throws {
         let live = try LiveSession(SessionConfiguration(category: .playback))
         defer { live.stop() }

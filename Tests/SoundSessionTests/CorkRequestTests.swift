@@ -41,6 +41,23 @@ import Testing
         #expect(outputs.interruptions == [.ended(shouldResume: true)])
     }
 
+    /// module-role-cork forgets the mute it put on a stream that moves: the
+    /// last call's end asks the backend to take back the cork's mute, before
+    /// the engine resumes; a call still playing keeps it.
+    @Test func theLastCallEndingReleasesTheCorksMuteBeforeResuming() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback))
+        _ = policy.handle(.otherStreamChanged(Streams.call(1)))
+        _ = policy.handle(.otherStreamChanged(Streams.call(2)))
+        _ = policy.handle(.corkRequested)
+        var outputs = policy.handle(.otherStreamRemoved(1))
+        #expect(!outputs.actions.contains(.releaseCorkMute), "a call still plays")
+        outputs = policy.handle(.otherStreamChanged(Streams.call(2, running: false)))
+        let release = outputs.firstIndex { $0 == .action(.releaseCorkMute) }
+        let resume = outputs.firstIndex { $0 == .action(.resumeEngine) }
+        #expect(release != nil && resume != nil && release! < resume!, "\(outputs)")
+        #expect(!policy.handle(.otherStreamRemoved(2)).actions.contains(.releaseCorkMute), "no call ended")
+    }
+
     @Test func aReplacedStreamEndsAnInterruptionHeldOnlyByItsCork() throws {
         var policy = try AudioSessionPolicy.connected(.with(.playback))
         #expect(policy.handle(.corkRequested).interruptions == [.began(.serverCorkRequest)])
