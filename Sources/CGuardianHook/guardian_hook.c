@@ -3,7 +3,9 @@
 #include "guardian_hook.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <spawn.h>
 #include <link.h>
 #include <sys/syscall.h>
@@ -15,14 +17,33 @@
 // Weak: a program that links this library without the backend simply runs.
 extern int soundengine_guardian_main(void) __attribute__((weak));
 
+// The absolute path of the shared library holding this hook (libsoundengine.so
+// of the C API), found when the library is loaded; empty when the hook is
+// linked into the main executable or the path cannot be found.
+static char library_path[PATH_MAX];
+
 // Default priority, on purpose: the Swift runtime registers the executable's
 // types and conformances from its own constructor (swiftrt.o, linked first),
 // and the guardian's Swift code needs them.
 __attribute__((constructor)) static void se_guardian_hook(void) {
     const char *journal = getenv("SOUNDENGINE_GUARDIAN");
-    if (journal == NULL || journal[0] == '\0' || soundengine_guardian_main == NULL) return;
+    if (journal == NULL || journal[0] == '\0' || soundengine_guardian_main == NULL) {
+        // Now, while the path the loader used still means what it meant
+        // (a game may chdir later, and dlopen may have used a relative path).
+        Dl_info self;
+        if (!se_guardian_hook_in_main_executable() && dladdr((void *)&se_guardian_hook, &self) != 0 &&
+            self.dli_fname != NULL && realpath(self.dli_fname, library_path) == NULL)
+            library_path[0] = '\0';
+        return;
+    }
+    // The guardian of a game that loads SoundEngine as a shared library was
+    // started with this library preloaded (Guardian.swift); nothing it starts
+    // needs it.
+    unsetenv("LD_PRELOAD");
     _exit(soundengine_guardian_main());
 }
+
+const char *se_guardian_hook_library_path(void) { return library_path[0] == '\0' ? NULL : library_path; }
 
 // dl_iterate_phdr visits the main program first: is `data` (an address of
 // ours) inside one of its loaded segments?
