@@ -46,7 +46,7 @@ enum Handles {
             // With no engine, the rule for every call: notInitialized.
             guard SoundEngine.isInitialized else { throw .notInitialized }
             throw Argument.invalid(
-                function, "\(kind) 0x\(String(handle, radix: 16)) belongs to an engine that was terminated since")
+                function, "\(kind) 0x\(String(handle, radix: 16)) is not a handle of the running engine (one terminated since, or never one)")
         }
         return (UInt32(slotPlusOne - 1), UInt32(truncatingIfNeeded: handle))
     }

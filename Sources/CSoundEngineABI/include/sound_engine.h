@@ -716,8 +716,10 @@ bool se_is_background_music_muted(void);
 /**
  * Loads a bank file (Wwise LoadBank; docs/banks.md): all or nothing.
  * `*bank_id` gets the bank's ID (the ID of its name, the same in every run).
- * Returns SE_FileNotFound or SE_InvalidFile (the message lists every
- * problem), SE_InvalidParameter when a name it defines is already loaded.
+ * A file that is missing or not a valid bank fails with SE_InvalidFile or
+ * SE_FileNotFound, and the message lists every problem; a bank that is
+ * loaded already, or that defines a name a loaded bank defines, fails too
+ * (SE_InvalidFile or SE_InvalidParameter, naming both).
  */
 SE_Result se_load_bank(const char *path, uint32_t *bank_id);
 
