@@ -74,6 +74,18 @@ enum Argument {
         return .milliseconds(Int(value))
     }
 
+    /// The struct a required pointer points to, read only after its first
+    /// field, `struct_size`, says it is the size this library knows: a
+    /// smaller struct (from an older header) is never read past its end.
+    static func sized<T>(_ pointer: UnsafePointer<T>?, _ name: StaticString, _ function: StaticString = #function)
+        throws(SoundEngineError) -> T
+    {
+        let pointer = try required(pointer, name, function)
+        let size = UnsafeRawPointer(pointer).load(as: UInt32.self)
+        try structSize(Int(size), of: T.self, function)
+        return pointer.pointee
+    }
+
     /// A `struct_size` argument or field: this library knows one size of
     /// each struct, sizeof in C (its stride in Swift).
     static func structSize<T>(_ size: Int, of type: T.Type, _ function: StaticString = #function)

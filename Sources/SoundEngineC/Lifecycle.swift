@@ -9,8 +9,8 @@ public func se_initialize(
     _ settings: UnsafePointer<SE_InitSettings>?, _ platform: UnsafePointer<SE_PlatformInitSettings>?
 ) -> SE_Result {
     report { () throws(SoundEngineError) in
-        let s = try InitSettings(Argument.required(settings, "settings").pointee)
-        let p = try PlatformInitSettings(Argument.required(platform, "platform").pointee)
+        let s = try InitSettings(Argument.sized(settings, "settings"))
+        let p = try PlatformInitSettings(Argument.sized(platform, "platform"))
         try SoundEngine.initialize(s, p)
         Handles.engineStarted()
     }

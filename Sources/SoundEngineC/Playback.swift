@@ -7,9 +7,9 @@ import Synchronization
 // voice handles are Handles' 64-bit encodings.
 
 extension VoiceParameters {
-    /// The parameters `p` asks for; the engine checks their ranges.
+    /// The parameters `p` asks for (its size checked by ``Argument/sized(_:_:_:)``);
+    /// the engine checks their ranges.
     fileprivate init(_ p: SE_VoiceParameters, _ function: StaticString = #function) throws(SoundEngineError) {
-        try Argument.structSize(Int(p.struct_size), of: SE_VoiceParameters.self, function)
         try Argument.finite(p.volume, "parameters->volume", function)
         try Argument.finite(p.pan, "parameters->pan", function)
         try Argument.finite(p.pitch, "parameters->pitch", function)
@@ -80,7 +80,8 @@ public func se_play_sound(
     _ cookie: UnsafeMutableRawPointer?, _ voice: UnsafeMutablePointer<UInt64>?
 ) -> SE_Result {
     report { () throws(SoundEngineError) in
-        let values = try parameters.map { p throws(SoundEngineError) in try VoiceParameters(p.pointee) } ?? VoiceParameters()
+        // Optional: NULL plays with the defaults.
+        let values = try parameters == nil ? VoiceParameters() : VoiceParameters(Argument.sized(parameters, "parameters"))
         let out = try Argument.required(voice, "voice")
         let id = try Handles.soundID(sound)
         guard let c = CCallback(callback, cookie) else {

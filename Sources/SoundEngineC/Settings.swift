@@ -66,10 +66,9 @@ private func milliseconds(_ duration: Duration) -> Int64 {
 }
 
 extension InitSettings {
-    /// The settings `s` asks for; the engine checks their ranges.
+    /// The settings `s` asks for (its size checked by ``Argument/sized(_:_:_:)``);
+    /// the engine checks their ranges.
     init(_ s: SE_InitSettings, _ function: StaticString = #function) throws(SoundEngineError) {
-        try Argument.structSize(
-            Int(s.struct_size), of: SE_InitSettings.self, function)
         self.init()
         samplesPerFrame = Int(s.samples_per_frame)
         commandQueueSize = Int(s.command_queue_size)
@@ -91,11 +90,9 @@ extension InitSettings {
 }
 
 extension PlatformInitSettings {
-    /// The settings `p` asks for; the engine checks their ranges.
+    /// The settings `p` asks for (its size checked by ``Argument/sized(_:_:_:)``);
+    /// the engine checks their ranges.
     init(_ p: SE_PlatformInitSettings, _ function: StaticString = #function) throws(SoundEngineError) {
-        try Argument.structSize(
-            Int(p.struct_size), of: SE_PlatformInitSettings.self,
-            function)
         self.init()
         sampleRate = Int(p.sample_rate)
         switch Int(p.sample_format) {
