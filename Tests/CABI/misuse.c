@@ -6,7 +6,9 @@
  * voice of a terminated engine), from one thread and from four at once. Each
  * call must return the documented code (SE_InvalidParameter; SE_NotInitialized
  * for valid arguments without an engine; SE_IDNotFound for unknown names)
- * with a message, and the engine must keep playing through it all.
+ * with a message, and the engine must keep playing through it all, every
+ * kind of callback still arriving (background music, end of event, markers,
+ * voice end, meter, log).
  *
  *   misuse BANK SOUND      (Scripts/test-c-abi runs it on a private server)
  *
@@ -83,21 +85,49 @@ static void sleep_ms(long ms) {
     nanosleep(&pause, NULL);
 }
 
+enum { EMITTER = 10, UNREGISTERED = 999 };
+#define EMITTER_ID ((uint64_t)EMITTER)
+
+/* The callbacks count what they are told; callbacks() checks the counts. */
+static atomic_int bgm_calls, bgm_muted, markers, markers_before_end, ends, voice_ends, meter_calls, log_messages;
+static atomic_uint_fast64_t ended_voice;
 static void on_event(const SE_EventCallbackInfo *info, void *cookie) {
     (void)info;
     (void)cookie;
 }
+static void on_dialogue(const SE_EventCallbackInfo *info, void *cookie) {
+    if (info->game_object != EMITTER_ID || info->playing_id != *(const uint32_t *)cookie) return;
+    if (info->type == SE_CallbackMarker && info->marker_name != NULL && info->sound_name != NULL &&
+        (strcmp(info->marker_name, "word2") == 0 || strcmp(info->marker_name, "word3") == 0))
+        atomic_fetch_add(&markers, 1);
+    if (info->type == SE_CallbackEndOfEvent) {
+        atomic_store(&markers_before_end, atomic_load(&markers));
+        atomic_fetch_add(&ends, 1);
+    }
+}
 static void on_voice_end(uint64_t voice, SE_Result result, const char *message, void *cookie) {
-    (void)voice, (void)result, (void)message, (void)cookie;
+    (void)message, (void)cookie;
+    if (result == SE_Success) atomic_store(&ended_voice, voice);
+    atomic_fetch_add(&voice_ends, 1);
 }
 static void on_meter(uint32_t bus, const SE_BusMeter *meter, void *cookie) {
-    (void)bus, (void)meter, (void)cookie;
+    (void)cookie;
+    if (bus == SE_MASTER_BUS && meter->peak >= meter->rms) atomic_fetch_add(&meter_calls, 1);
+}
+static void on_bgm(bool muted, void *cookie) {
+    (void)cookie;
+    atomic_store(&bgm_muted, muted);
+    atomic_fetch_add(&bgm_calls, 1);
+}
+/* Any thread: counts only. */
+static void on_log(SE_LogLevel level, const char *message, void *cookie) {
+    (void)cookie;
+    if (level <= SE_LogLevelError && message != NULL && message[0] != '\0') atomic_fetch_add(&log_messages, 1);
 }
 
 static SE_InitSettings settings;
 static SE_PlatformInitSettings platform;
 static const SE_Transform good_transform = {{1, 0, 2}, {0, 0, 1}, {0, 1, 0}};
-enum { EMITTER = 10, UNREGISTERED = 999 };
 
 /* Before se_initialize: bad arguments are refused first; good ones need the engine. */
 static void before_initialize(const char *bank, const char *sound) {
@@ -502,6 +532,40 @@ static void *hammer(void *arg) {
     return NULL;
 }
 
+/* Polls `condition` every 5 ms for up to `seconds`. */
+#define WAIT_UNTIL(condition, seconds) \
+    do { \
+        double deadline_ = now() + (seconds); \
+        while (!(condition) && now() < deadline_) sleep_ms(5); \
+        TRUE(condition); \
+    } while (0)
+
+/* After all that, every kind of callback still arrives, with what it should say. */
+static void callbacks(const char *sound_path) {
+    OK(se_mute_background_music(true));
+    WAIT_UNTIL(atomic_load(&bgm_calls) == 1 && atomic_load(&bgm_muted), 2);
+    TRUE(se_is_background_music_muted());
+    OK(se_mute_background_music(false));
+    WAIT_UNTIL(atomic_load(&bgm_calls) == 2 && !atomic_load(&bgm_muted), 2);
+
+    static uint32_t dialogue; /* the callback compares with it: it must outlive the posting */
+    OK(se_post_event("Play_Dialogue", EMITTER, SE_CallbackEndOfEvent | SE_CallbackMarker, on_dialogue, &dialogue,
+                     &dialogue));
+    uint64_t chime, voice;
+    int voice_ends_before = atomic_load(&voice_ends); /* playback() ended one */
+    OK(se_load_sound(sound_path, false, &chime));
+    OK(se_play_sound(chime, SE_MASTER_BUS, NULL, on_voice_end, NULL, &voice));
+    OK(se_set_bus_meter_callback(SE_MASTER_BUS, on_meter, NULL));
+    WAIT_UNTIL(atomic_load(&meter_calls) >= 3, 2);
+    OK(se_set_bus_meter_callback(SE_MASTER_BUS, NULL, NULL));
+    WAIT_UNTIL(atomic_load(&voice_ends) == voice_ends_before + 1, 5);
+    TRUE(atomic_load(&ended_voice) == voice);
+    WAIT_UNTIL(atomic_load(&ends) == 1, 5);
+    TRUE(atomic_load(&markers_before_end) == 2);
+    TRUE(atomic_load(&log_messages) > 0);
+    OK(se_unload_sound(chime));
+}
+
 /* The engine still plays: the looping engine sound is in the master meter and frames reach the server. */
 static void still_playing(uint32_t engine_playing) {
     TRUE(se_is_playing(engine_playing));
@@ -535,6 +599,9 @@ int main(int argc, char **argv) {
 
     platform.application_name = "misuse";
     platform.audio_session.category = SE_AudioSessionCategoryAmbient;
+    settings.bgm_callback = on_bgm;
+    settings.log_callback = on_log;
+    settings.log_level = SE_LogLevelInfo;
     OK(se_initialize(&settings, &platform));
     uint32_t bank_id, engine_playing;
     OK(se_load_bank(bank, &bank_id));
@@ -545,6 +612,7 @@ int main(int argc, char **argv) {
     pthread_t threads[4];
     for (uintptr_t i = 0; i < 4; i++) pthread_create(&threads[i], NULL, hammer, (void *)i);
     for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);
+    callbacks(sound);
     still_playing(engine_playing);
 
     /* A voice of this engine, to be stale in the next one. */
