@@ -6,9 +6,10 @@
  * voice of a terminated engine), from one thread and from four at once. Each
  * call must return the documented code (SE_InvalidParameter; SE_NotInitialized
  * for valid arguments without an engine; SE_IDNotFound for unknown names)
- * with a message, and the engine must keep playing through it all, every
- * kind of callback still arriving (background music, end of event, markers,
- * voice end, meter, log).
+ * with a message. The largest times and finite values each function takes
+ * must be accepted or refused, never crash. The engine must keep playing
+ * through it all, every kind of callback still arriving (background music,
+ * end of event, markers, voice end, meter, log).
  *
  *   misuse BANK SOUND      (Scripts/test-c-abi runs it on a private server)
  *
@@ -19,6 +20,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <sound_engine.h>
 
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -532,6 +534,62 @@ static void *hammer(void *arg) {
     return NULL;
 }
 
+/* A value at the edge of what is allowed: accepted, or refused as a bad argument, never a crash. */
+#define EDGE(call) \
+    do { \
+        SE_Result result_ = (call); \
+        expect_true(result_ == SE_Success || result_ == SE_InvalidParameter, #call " is accepted or refused", \
+                    __LINE__); \
+    } while (0)
+
+/* The largest times and finite values every function takes: the engine converts them (to frames,
+   durations, distances) without trapping, and keeps playing. */
+static void edges(const char *sound_path) {
+    enum { FAR = 11 };
+    uint32_t playing;
+    uint64_t sound, voice;
+    SE_VoiceParameters vp;
+    OK(se_register_game_object(FAR, "far"));
+    SE_Transform t = {{FLT_MAX, -FLT_MAX, FLT_MAX}, {FLT_MAX, 0, 0}, {0, FLT_MAX, 0}};
+    EDGE(se_set_position(FAR, &t));
+    t = (SE_Transform){{FLT_MIN, 0, 0}, {FLT_MIN, 0, 0}, {0, FLT_MIN, 0}};
+    EDGE(se_set_position(FAR, &t));
+    OK(se_post_event("Play_Emitter", FAR, 0, NULL, NULL, &playing));
+    EDGE(se_set_rtpc_value("RPM", DBL_MAX, FAR, SE_MAX_DURATION_MS));
+    EDGE(se_set_rtpc_value("RPM", -DBL_MAX, SE_INVALID_GAME_OBJECT, SE_MAX_DURATION_MS));
+    EDGE(se_set_rtpc_value("RPM", DBL_MIN, FAR, 1));
+    OK(se_reset_rtpc_value("RPM", SE_INVALID_GAME_OBJECT));
+    EDGE(se_stop_all_on_game_object(FAR, SE_MAX_DURATION_MS));
+    EDGE(se_stop_playing_id(playing, SE_MAX_DURATION_MS));
+    OK(se_default_voice_parameters(&vp, sizeof vp));
+    vp.fade_in_ms = SE_MAX_DURATION_MS;
+    vp.pitch = 16;
+    vp.low_pass_hz = 24000;
+    OK(se_load_sound(sound_path, false, &sound));
+    EDGE(se_play_sound(sound, SE_MASTER_BUS, &vp, NULL, NULL, &voice));
+    vp.fade_in_ms = 0;
+    vp.pitch = 1.0 / 256;
+    vp.volume = 16;
+    vp.low_pass_hz = 10;
+    OK(se_play_sound(sound, SE_MASTER_BUS, &vp, NULL, NULL, &voice));
+    EDGE(se_set_voice_volume(voice, FLT_MAX, SE_MAX_DURATION_MS));
+    EDGE(se_set_voice_volume(voice, 0, SE_MAX_DURATION_MS));
+    EDGE(se_set_voice_pan(voice, -FLT_MAX, SE_MAX_DURATION_MS));
+    EDGE(se_set_voice_pitch(voice, DBL_MAX));
+    EDGE(se_set_voice_pitch(voice, DBL_MIN));
+    EDGE(se_pause_voice(voice, SE_MAX_DURATION_MS));
+    EDGE(se_resume_voice(voice, SE_MAX_DURATION_MS));
+    EDGE(se_stop_voice(voice, SE_MAX_DURATION_MS));
+    uint32_t bus;
+    OK(se_get_bus_id("ui", &bus));
+    EDGE(se_set_bus_volume(bus, FLT_MAX, SE_MAX_DURATION_MS));
+    EDGE(se_set_bus_volume(bus, 1, SE_MAX_DURATION_MS));
+    EDGE(se_set_bus_mute(bus, true, SE_MAX_DURATION_MS));
+    OK(se_set_bus_mute(bus, false, 0));
+    OK(se_set_bus_volume(bus, 1, 0));
+    OK(se_unregister_game_object(FAR));
+}
+
 /* Polls `condition` every 5 ms for up to `seconds`. */
 #define WAIT_UNTIL(condition, seconds) \
     do { \
@@ -612,8 +670,10 @@ int main(int argc, char **argv) {
     pthread_t threads[4];
     for (uintptr_t i = 0; i < 4; i++) pthread_create(&threads[i], NULL, hammer, (void *)i);
     for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);
+    edges(sound);
     callbacks(sound);
     still_playing(engine_playing);
+    EDGE(se_stop_all(SE_MAX_DURATION_MS));
 
     /* A voice of this engine, to be stale in the next one. */
     uint64_t old_sound, old_voice;
