@@ -3,6 +3,7 @@
 // SoundEngine: a Wwise-shaped sound engine with iOS audio-session semantics on PulseAudio.
 // Layout and the reasons for each cut: docs/architecture.md. Arrows only point down:
 //
+//   SoundEngineC ──► SoundEngine, CSoundEngineABI        (the C API: libsoundengine.so, docs/c-api.md)
 //   SoundEngine ──► SoundSession, SoundMixer, SoundDecoding, SoundBackend, PulseAudioBackend, SoundContent
 //   PulseAudioBackend ──► SoundBackend, SoundSession, CPulseAudio   (the only importer of libpulse)
 //   SoundDecoding ──► SoundCore, CSndFile                (the only importer of libsndfile)
@@ -20,6 +21,11 @@ let package = Package(
     name: "SoundEngine",
     products: [
         .library(name: "SoundEngine", targets: ["SoundEngine"]),
+        // The C API (docs/c-api.md): libsoundengine.so, exporting exactly the
+        // functions of Sources/CSoundEngineABI/include/sound_engine.h.
+        // Scripts/install-c-library builds it with its linker flags (version
+        // script, SONAME, a static Swift runtime) and installs it.
+        .library(name: "soundengine", type: .dynamic, targets: ["SoundEngineC"]),
         .executable(name: "IntegrationDemo", targets: ["IntegrationDemo"]),
     ],
     targets: [
@@ -63,6 +69,10 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The C API: the header (and the per-thread last error, in C), and its
+        // Swift implementation, one `@c @implementation` per header function.
+        .target(name: "CSoundEngineABI"),
+        .target(name: "SoundEngineC", dependencies: ["SoundEngine", "CSoundEngineABI"], swiftSettings: strict),
 
         // MARK: - Examples
         .executableTarget(

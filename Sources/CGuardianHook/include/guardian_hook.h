@@ -3,7 +3,9 @@
 // The engine starts its guardian by running the game's own executable again
 // (/proc/self/exe) with SOUNDENGINE_GUARDIAN in the environment. A
 // constructor in this library sees it before the game's main runs and hands
-// the process to the guardian, which never returns to the game's code.
+// the process to the guardian, which never returns to the game's code. When
+// the library is a shared object (the C API), the engine preloads it into
+// that run (LD_PRELOAD), so the constructor runs there too.
 #ifndef SOUNDENGINE_GUARDIAN_HOOK_H
 #define SOUNDENGINE_GUARDIAN_HOOK_H
 
@@ -11,6 +13,12 @@
 /// /proc/self/exe again reaches it before main), 0 when it sits in a shared
 /// library or cannot be found.
 int se_guardian_hook_in_main_executable(void);
+
+/// The absolute path of the shared library this hook is linked into (the C
+/// API's libsoundengine.so), or NULL when it is in the main executable or
+/// the path could not be found. Running /proc/self/exe with this library in
+/// LD_PRELOAD reaches the hook before main, however the game loaded it.
+const char *se_guardian_hook_library_path(void);
 
 #include <sys/types.h>
 

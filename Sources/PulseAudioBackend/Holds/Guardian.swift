@@ -41,10 +41,17 @@ final class Guardian {
 
     /// Starts the guardian of the journal `stem`.
     static func start(journal stem: String) -> Result<Guardian, SoundEngineError> {
-        guard se_guardian_hook_in_main_executable() != 0 else {
-            return .failure(.fail(
-                "SoundEngine is not linked into the main executable, so the guardian cannot be started from it; "
-                    + "a crash is repaired at the next initialize instead"))
+        // Linked into the game's executable, the hook is there when it runs
+        // again; in a shared library (the C API's libsoundengine.so, linked
+        // or dlopen'ed), that run preloads the library so it is there too.
+        var preload: String? = nil
+        if se_guardian_hook_in_main_executable() == 0 {
+            guard let path = se_guardian_hook_library_path() else {
+                return .failure(.fail(
+                    "cannot find the file of the shared library SoundEngine is in, so the guardian cannot be started; "
+                        + "a crash is repaired at the next initialize instead"))
+            }
+            preload = String(cString: path)
         }
         var fds: [Int32] = [-1, -1]
         guard se_guardian_pipe(&fds) == 0 else {
@@ -73,6 +80,7 @@ final class Guardian {
         var environment = ProcessInfo.processInfo.environment
         environment[Environment.journal] = stem
         environment[Environment.gamePID] = String(getpid())
+        if let preload { environment["LD_PRELOAD"] = preload }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         let argv = [strdup("soundengine-guardian"), nil]
         defer {

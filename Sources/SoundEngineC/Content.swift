@@ -1,0 +1,311 @@
+public import CSoundEngineABI
+import SoundEngine
+
+// Banks, game objects, events, RTPCs, states and switches: the Wwise calls
+// of the static façade (SoundEngine+Content.swift), reached from C.
+
+// MARK: Banks and IDs
+
+@c @implementation
+public func se_load_bank(_ path: UnsafePointer<CChar>?, _ bank_id: UnsafeMutablePointer<UInt32>?) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let path = try Argument.string(path, "path")
+        let out = try Argument.required(bank_id, "bank_id")
+        out.pointee = try SoundEngine.loadBank(path: path).id.rawValue
+    }
+}
+
+@c @implementation
+public func se_unload_bank(_ bank_id: UInt32) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        try withHandles { () throws(SoundEngineError) in
+            try SoundEngine.unloadBank(BankID(ContentID(rawValue: bank_id)))
+        }
+    }
+}
+
+@c @implementation
+public func se_get_id_from_string(_ name: UnsafePointer<CChar>?, _ id: UnsafeMutablePointer<UInt32>?) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let name = try Argument.string(name, "name")
+        try Argument.required(id, "id").pointee = ContentID(name).rawValue
+    }
+}
+
+// MARK: Game objects
+
+@c @implementation
+public func se_register_game_object(_ game_object: UInt64, _ name: UnsafePointer<CChar>?) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let object = try Argument.gameObject(game_object)
+        let name = try Argument.optionalString(name, "name")
+        try SoundEngine.registerGameObject(object, name: name)
+    }
+}
+
+@c @implementation
+public func se_unregister_game_object(_ game_object: UInt64) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let object = try Argument.gameObject(game_object)
+        try withHandles { () throws(SoundEngineError) in try SoundEngine.unregisterGameObject(object) }
+    }
+}
+
+@c @implementation
+public func se_set_position(_ game_object: UInt64, _ transform: UnsafePointer<SE_Transform>?) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let object = try Argument.gameObject(game_object)
+        let t = try Argument.required(transform, "transform").pointee
+        let position = try Vector3(t.position, "transform->position")
+        let orientation = Orientation(
+            front: try Vector3(t.orientation_front, "transform->orientation_front"),
+            top: try Vector3(t.orientation_top, "transform->orientation_top"))
+        try withHandles { () throws(SoundEngineError) in
+            try SoundEngine.setPosition(object, position: position, orientation: orientation)
+        }
+    }
+}
+
+extension Vector3 {
+    /// `v`, whose components must be finite.
+    fileprivate init(_ v: SE_Vector3, _ name: StaticString, _ function: StaticString = #function)
+        throws(SoundEngineError)
+    {
+        guard v.x.isFinite, v.y.isFinite, v.z.isFinite else {
+            throw Argument.invalid(function, "\(name) = (\(v.x), \(v.y), \(v.z)): must be finite")
+        }
+        self.init(x: v.x, y: v.y, z: v.z)
+    }
+}
+
+@c @implementation
+public func se_set_default_listeners(_ listeners: UnsafePointer<UInt64>?, _ count: UInt32) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        guard count <= 256 else { throw Argument.invalid(#function, "count = \(count): at most 256 listeners") }
+        var objects: [GameObjectID] = []
+        if count > 0 {
+            let list = try Argument.required(listeners, "listeners")
+            for i in 0..<Int(count) { objects.append(try Argument.gameObject(list[i], "listeners[i]")) }
+        }
+        try withHandles { () throws(SoundEngineError) in try SoundEngine.setDefaultListeners(objects) }
+    }
+}
+
+// MARK: Events
+
+/// The Swift event callback that tells the C one what `flags` ask for;
+/// `nil` when nothing is asked (no closure, no cost).
+private func eventCallback(
+    _ flags: SE_CallbackType, _ callback: SE_EventCallback?, _ cookie: UnsafeMutableRawPointer?,
+    _ object: GameObjectID, _ function: StaticString
+) throws(SoundEngineError) -> (@Sendable (EventCallback) -> Void)? {
+    let end = UInt32(SE_CallbackEndOfEvent)
+    let marker = UInt32(SE_CallbackMarker)
+    try Argument.mask(flags, known: end | marker, "callback_flags", function)
+    guard flags != 0, let c = CCallback(callback, cookie) else { return nil }
+    return { event in
+        switch event {
+        case .endOfEvent(let playing):
+            guard flags & end != 0 else { return }
+            var info = SE_EventCallbackInfo(
+                type: end, playing_id: playing.rawValue, game_object: object.rawValue, marker_name: nil,
+                sound_name: nil)
+            c.function(&info, c.cookie)
+        case .marker(let playing, let name, let sound):
+            guard flags & marker != 0 else { return }
+            name.withCString { name in
+                sound.withCString { sound in
+                    var info = SE_EventCallbackInfo(
+                        type: marker, playing_id: playing.rawValue, game_object: object.rawValue, marker_name: name,
+                        sound_name: sound)
+                    c.function(&info, c.cookie)
+                }
+            }
+        }
+    }
+}
+
+@c @implementation
+public func se_post_event(
+    _ event_name: UnsafePointer<CChar>?, _ game_object: UInt64, _ callback_flags: SE_CallbackType,
+    _ callback: SE_EventCallback?, _ cookie: UnsafeMutableRawPointer?, _ playing_id: UnsafeMutablePointer<UInt32>?
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let event = try Argument.string(event_name, "event_name")
+        let object = try Argument.gameObject(game_object)
+        let out = try Argument.required(playing_id, "playing_id")
+        let callback = try eventCallback(callback_flags, callback, cookie, object, #function)
+        out.pointee = try withGameObject(object) { () throws(SoundEngineError) in
+            try SoundEngine.postEvent(event, on: object, callback: callback).rawValue
+        }
+    }
+}
+
+@c @implementation
+public func se_post_event_by_id(
+    _ event_id: UInt32, _ game_object: UInt64, _ callback_flags: SE_CallbackType, _ callback: SE_EventCallback?,
+    _ cookie: UnsafeMutableRawPointer?, _ playing_id: UnsafeMutablePointer<UInt32>?
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let object = try Argument.gameObject(game_object)
+        let out = try Argument.required(playing_id, "playing_id")
+        let callback = try eventCallback(callback_flags, callback, cookie, object, #function)
+        out.pointee = try withGameObject(object) { () throws(SoundEngineError) in
+            try SoundEngine.postEvent(ContentID(rawValue: event_id), on: object, callback: callback).rawValue
+        }
+    }
+}
+
+@c @implementation
+public func se_stop_playing_id(_ playing_id: UInt32, _ fade_out_ms: Int32) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        guard playing_id != 0 else { throw Argument.invalid(#function, "playing_id 0 is never a posting") }
+        let fade = try Argument.milliseconds(fade_out_ms, "fade_out_ms")
+        try SoundEngine.stopPlayingID(PlayingID(rawValue: playing_id), fadeOut: fade)
+    }
+}
+
+@c @implementation
+public func se_stop_all(_ fade_out_ms: Int32) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        try SoundEngine.stopAll(fadeOut: Argument.milliseconds(fade_out_ms, "fade_out_ms"))
+    }
+}
+
+@c @implementation
+public func se_stop_all_on_game_object(_ game_object: UInt64, _ fade_out_ms: Int32) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let object = try Argument.gameObject(game_object)
+        let fade = try Argument.milliseconds(fade_out_ms, "fade_out_ms")
+        try withHandles { () throws(SoundEngineError) in try SoundEngine.stopAll(gameObject: object, fadeOut: fade) }
+    }
+}
+
+@c @implementation
+public func se_is_playing(_ playing_id: UInt32) -> Bool {
+    playing_id != 0 && SoundEngine.isPlaying(PlayingID(rawValue: playing_id))
+}
+
+// MARK: RTPCs
+
+@c @implementation
+public func se_set_rtpc_value(
+    _ rtpc_name: UnsafePointer<CChar>?, _ value: Double, _ game_object: UInt64, _ interpolation_ms: Int32
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let name = try Argument.string(rtpc_name, "rtpc_name")
+        try Argument.finite(value, "value")
+        let scope = try Argument.scope(game_object)
+        let time = try Argument.milliseconds(interpolation_ms, "interpolation_ms")
+        try withGameObject(scope) { () throws(SoundEngineError) in
+            try SoundEngine.setRTPCValue(name, value, gameObject: scope, interpolation: time)
+        }
+    }
+}
+
+@c @implementation
+public func se_set_rtpc_value_by_id(_ rtpc_id: UInt32, _ value: Double, _ game_object: UInt64, _ interpolation_ms: Int32)
+    -> SE_Result
+{
+    report { () throws(SoundEngineError) in
+        try Argument.finite(value, "value")
+        let scope = try Argument.scope(game_object)
+        let time = try Argument.milliseconds(interpolation_ms, "interpolation_ms")
+        try withGameObject(scope) { () throws(SoundEngineError) in
+            try SoundEngine.setRTPCValue(ContentID(rawValue: rtpc_id), value, gameObject: scope, interpolation: time)
+        }
+    }
+}
+
+@c @implementation
+public func se_reset_rtpc_value(_ rtpc_name: UnsafePointer<CChar>?, _ game_object: UInt64) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let name = try Argument.string(rtpc_name, "rtpc_name")
+        let scope = try Argument.scope(game_object)
+        try withGameObject(scope) { () throws(SoundEngineError) in
+            try SoundEngine.resetRTPCValue(name, gameObject: scope)
+        }
+    }
+}
+
+@c @implementation
+public func se_get_rtpc_value(
+    _ rtpc_name: UnsafePointer<CChar>?, _ game_object: UInt64, _ value: UnsafeMutablePointer<Double>?
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let name = try Argument.string(rtpc_name, "rtpc_name")
+        let scope = try Argument.scope(game_object)
+        let out = try Argument.required(value, "value")
+        out.pointee = try withGameObject(scope) { () throws(SoundEngineError) in
+            try SoundEngine.rtpcValue(name, gameObject: scope)
+        }
+    }
+}
+
+// MARK: States and switches
+
+@c @implementation
+public func se_set_state(_ state_group: UnsafePointer<CChar>?, _ state: UnsafePointer<CChar>?) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let group = try Argument.string(state_group, "state_group")
+        let state = try Argument.string(state, "state")
+        try SoundEngine.setState(group, state)
+    }
+}
+
+@c @implementation
+public func se_set_state_by_id(_ state_group_id: UInt32, _ state_id: UInt32) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        try SoundEngine.setState(ContentID(rawValue: state_group_id), ContentID(rawValue: state_id))
+    }
+}
+
+@c @implementation
+public func se_get_state(_ state_group: UnsafePointer<CChar>?, _ state_id: UnsafeMutablePointer<UInt32>?) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let group = try Argument.string(state_group, "state_group")
+        let out = try Argument.required(state_id, "state_id")
+        out.pointee = ContentID(try SoundEngine.currentState(group)).rawValue
+    }
+}
+
+@c @implementation
+public func se_set_switch(
+    _ switch_group: UnsafePointer<CChar>?, _ switch_value: UnsafePointer<CChar>?, _ game_object: UInt64
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let group = try Argument.string(switch_group, "switch_group")
+        let value = try Argument.string(switch_value, "switch_value")
+        let object = try Argument.gameObject(game_object)
+        try withGameObject(object) { () throws(SoundEngineError) in
+            try SoundEngine.setSwitch(group, value, gameObject: object)
+        }
+    }
+}
+
+@c @implementation
+public func se_set_switch_by_id(_ switch_group_id: UInt32, _ switch_value_id: UInt32, _ game_object: UInt64)
+    -> SE_Result
+{
+    report { () throws(SoundEngineError) in
+        let object = try Argument.gameObject(game_object)
+        try withGameObject(object) { () throws(SoundEngineError) in
+            try SoundEngine.setSwitch(
+                ContentID(rawValue: switch_group_id), ContentID(rawValue: switch_value_id), gameObject: object)
+        }
+    }
+}
+
+@c @implementation
+public func se_get_switch(
+    _ switch_group: UnsafePointer<CChar>?, _ game_object: UInt64, _ switch_value_id: UnsafeMutablePointer<UInt32>?
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let group = try Argument.string(switch_group, "switch_group")
+        let object = try Argument.gameObject(game_object)
+        let out = try Argument.required(switch_value_id, "switch_value_id")
+        out.pointee = try withGameObject(object) { () throws(SoundEngineError) in
+            ContentID(try SoundEngine.switchValue(group, gameObject: object)).rawValue
+        }
+    }
+}

@@ -1,0 +1,50 @@
+public import CSoundEngineABI
+import SoundEngine
+
+// Start, stop, suspend, the app's lifecycle: the static façade's calls
+// (SoundEngine.initialize, …), reached from C.
+
+@c @implementation
+public func se_initialize(
+    _ settings: UnsafePointer<SE_InitSettings>?, _ platform: UnsafePointer<SE_PlatformInitSettings>?
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let s = try InitSettings(Argument.sized(settings, "settings"))
+        let p = try PlatformInitSettings(Argument.sized(platform, "platform"))
+        try SoundEngine.initialize(s, p)
+        Handles.engineStarted()
+    }
+}
+
+@c @implementation
+public func se_terminate() {
+    SoundEngine.terminate()
+}
+
+@c @implementation
+public func se_is_initialized() -> Bool {
+    SoundEngine.isInitialized
+}
+
+@c @implementation
+public func se_suspend(_ render_anyway: Bool, _ fade_out: Bool) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        // Wwise's fadeOut flag: the default fade (one quantum), or none.
+        try SoundEngine.suspend(renderAnyway: render_anyway, fadeOut: fade_out ? nil : .zero)
+    }
+}
+
+@c @implementation
+public func se_wakeup_from_suspend() -> SE_Result {
+    report { () throws(SoundEngineError) in try SoundEngine.wakeupFromSuspend() }
+}
+
+@c @implementation
+public func se_application_did_enter_background() -> SE_Result {
+    report { () throws(SoundEngineError) in try SoundEngine.applicationDidEnterBackground() }
+}
+
+@c @implementation
+public func se_application_will_enter_foreground() -> SE_Result {
+    report { () throws(SoundEngineError) in try SoundEngine.applicationWillEnterForeground() }
+}

@@ -1,0 +1,168 @@
+public import CSoundEngineABI
+import Dispatch
+import SoundEngine
+import Synchronization
+
+// Sounds and voices: the façade's playback calls, reached from C. Sound and
+// voice handles are Handles' 64-bit encodings.
+
+extension VoiceParameters {
+    /// The parameters `p` asks for (its size checked by ``Argument/sized(_:_:_:)``);
+    /// the engine checks their ranges.
+    fileprivate init(_ p: SE_VoiceParameters, _ function: StaticString = #function) throws(SoundEngineError) {
+        try Argument.finite(p.volume, "parameters->volume", function)
+        try Argument.finite(p.pan, "parameters->pan", function)
+        try Argument.finite(p.pitch, "parameters->pitch", function)
+        try Argument.finite(p.low_pass_hz, "parameters->low_pass_hz", function)
+        self.init(
+            volume: p.volume, pan: p.pan, pitch: p.pitch, loop: p.loop,
+            fadeIn: try Argument.milliseconds(p.fade_in_ms, "parameters->fade_in_ms", function),
+            lowPassHz: p.low_pass_hz == 0 ? nil : p.low_pass_hz)
+    }
+}
+
+@c @implementation
+public func se_default_voice_parameters(_ parameters: UnsafeMutablePointer<SE_VoiceParameters>?, _ struct_size: Int)
+    -> SE_Result
+{
+    report { () throws(SoundEngineError) in
+        let out = try Argument.required(parameters, "parameters")
+        try Argument.structSize(struct_size, of: SE_VoiceParameters.self)
+        let d = VoiceParameters()
+        out.pointee = SE_VoiceParameters(
+            struct_size: UInt32(MemoryLayout<SE_VoiceParameters>.stride), volume: d.volume, pan: d.pan, pitch: d.pitch,
+            loop: d.loop, fade_in_ms: 0, low_pass_hz: d.lowPassHz ?? 0)
+    }
+}
+
+@c @implementation
+public func se_load_sound(_ path: UnsafePointer<CChar>?, _ streaming: Bool, _ sound: UnsafeMutablePointer<UInt64>?)
+    -> SE_Result
+{
+    report { () throws(SoundEngineError) in
+        let path = try Argument.string(path, "path")
+        let out = try Argument.required(sound, "sound")
+        out.pointee = Handles.sound(try SoundEngine.loadSound(path: path, streaming: streaming))
+    }
+}
+
+@c @implementation
+public func se_unload_sound(_ sound: UInt64) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let id = try Handles.soundID(sound)
+        try withHandles { () throws(SoundEngineError) in try SoundEngine.unloadSound(id) }
+    }
+}
+
+/// The handle of a voice being started, for its end callback: the voice can
+/// end (and its callback run, on the event thread) before `play` has
+/// returned its ID to the starting thread, so the callback waits the
+/// moment it takes that thread to hand the ID over.
+private final class PendingVoice: Sendable {
+    private let handle = Mutex<UInt64>(0)
+    private let handedOver = DispatchSemaphore(value: 0)
+
+    func handOver(_ value: UInt64) {
+        handle.withLock { $0 = value }
+        handedOver.signal()
+    }
+
+    var value: UInt64 {
+        handedOver.wait()
+        handedOver.signal()  // a second read does not wait
+        return handle.withLock { $0 }
+    }
+}
+
+@c @implementation
+public func se_play_sound(
+    _ sound: UInt64, _ bus: UInt32, _ parameters: UnsafePointer<SE_VoiceParameters>?, _ callback: SE_VoiceEndCallback?,
+    _ cookie: UnsafeMutableRawPointer?, _ voice: UnsafeMutablePointer<UInt64>?
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        // Optional: NULL plays with the defaults.
+        let values = try parameters == nil ? VoiceParameters() : VoiceParameters(Argument.sized(parameters, "parameters"))
+        let out = try Argument.required(voice, "voice")
+        let id = try Handles.soundID(sound)
+        guard let c = CCallback(callback, cookie) else {
+            out.pointee = Handles.voice(
+                try withHandles { () throws(SoundEngineError) in
+                    try SoundEngine.play(id, on: BusID(index: bus), values)
+                })
+            return
+        }
+        let pending = PendingVoice()
+        let started = try withHandles { () throws(SoundEngineError) in
+            try SoundEngine.play(id, on: BusID(index: bus), values) { end in
+                switch end {
+                case .finished: c.function(pending.value, SE_Result(SE_Success), nil, c.cookie)
+                case .failed(let error):
+                    error.reason.withCString { c.function(pending.value, error.akResult, $0, c.cookie) }
+                }
+            }
+        }
+        let handle = Handles.voice(started)
+        pending.handOver(handle)
+        out.pointee = handle
+    }
+}
+
+/// Runs `body` with the voice `handle` names and the time `ms` checked,
+/// after checking that `value` (a volume or pan, when given) is finite.
+private func onVoice(
+    _ handle: UInt64, _ ms: Int32, _ name: StaticString, finite value: (Float, StaticString)? = nil,
+    _ function: StaticString = #function, _ body: (VoiceID, Duration) throws(SoundEngineError) -> Void
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        if let (value, valueName) = value { try Argument.finite(value, valueName, function) }
+        let time = try Argument.milliseconds(ms, name, function)
+        let id = try Handles.voiceID(handle, function)
+        try withHandles { () throws(SoundEngineError) in try body(id, time) }
+    }
+}
+
+@c @implementation
+public func se_stop_voice(_ voice: UInt64, _ fade_out_ms: Int32) -> SE_Result {
+    onVoice(voice, fade_out_ms, "fade_out_ms") { id, fade throws(SoundEngineError) in
+        try SoundEngine.stop(id, fadeOut: fade)
+    }
+}
+
+@c @implementation
+public func se_pause_voice(_ voice: UInt64, _ fade_ms: Int32) -> SE_Result {
+    onVoice(voice, fade_ms, "fade_ms") { id, fade throws(SoundEngineError) in try SoundEngine.pause(id, fade: fade) }
+}
+
+@c @implementation
+public func se_resume_voice(_ voice: UInt64, _ fade_ms: Int32) -> SE_Result {
+    onVoice(voice, fade_ms, "fade_ms") { id, fade throws(SoundEngineError) in try SoundEngine.resume(id, fade: fade) }
+}
+
+@c @implementation
+public func se_set_voice_volume(_ voice: UInt64, _ volume: Float, _ ramp_ms: Int32) -> SE_Result {
+    onVoice(voice, ramp_ms, "ramp_ms", finite: (volume, "volume")) { id, time throws(SoundEngineError) in
+        try SoundEngine.setVolume(id, volume, ramp: ramp(time))
+    }
+}
+
+@c @implementation
+public func se_set_voice_pan(_ voice: UInt64, _ pan: Float, _ ramp_ms: Int32) -> SE_Result {
+    onVoice(voice, ramp_ms, "ramp_ms", finite: (pan, "pan")) { id, time throws(SoundEngineError) in
+        try SoundEngine.setPan(id, pan, ramp: ramp(time))
+    }
+}
+
+@c @implementation
+public func se_set_voice_pitch(_ voice: UInt64, _ pitch: Double) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        try Argument.finite(pitch, "pitch")
+        let id = try Handles.voiceID(voice)
+        try withHandles { () throws(SoundEngineError) in try SoundEngine.setPitch(id, pitch) }
+    }
+}
+
+@c @implementation
+public func se_is_voice_playing(_ voice: UInt64) -> Bool {
+    guard let id = try? Handles.voiceID(voice) else { return false }
+    return SoundEngine.isPlaying(id)
+}
