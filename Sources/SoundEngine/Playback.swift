@@ -71,6 +71,8 @@ final class Playback: Sendable {
                     throw .invalidParameter(
                         "marker '\(marker.name)': the length of \(path) is not in its header, and a streamed sound's markers need it")
                 }
+                // Checked first: a NaN or huge time would trap in the conversion.
+                _ = try TimeArgument.duration(seconds: marker.time, "marker '\(marker.name)' time")
                 let frame = Int((marker.time * Double(rate)).rounded(.down))
                 guard frame < frameCount else {
                     let length = Double(frameCount) / Double(rate)
@@ -151,25 +153,25 @@ final class Playback: Sendable {
     /// Stops a voice, fading out over `fadeOut` (default: the short de-click fade).
     func stop(_ voice: VoiceID, fadeOut: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.stop(voice, fadeOutFrames: mixer.frames(fadeOut))
+        try mixer.stop(voice, fadeOutFrames: mixer.frames(fadeOut, checking: "stop fadeOut"))
     }
 
     /// Stops every voice, like Wwise `StopAll`.
     func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.stopAll(fadeOutFrames: mixer.frames(fadeOut))
+        try mixer.stopAll(fadeOutFrames: mixer.frames(fadeOut, checking: "stopAll fadeOut"))
     }
 
     /// Sets a voice's linear volume (0…16), ramped over `ramp` (`nil`: one quantum).
     func setVolume(_ voice: VoiceID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setVolume(voice, volume, rampFrames: try frames(ramp, "ramp"))
+        try mixer.setVolume(voice, volume, rampFrames: try frames(ramp, "setVolume ramp"))
     }
 
     /// Sets a voice's pan (-1 left … 1 right, equal power), ramped over `ramp` (`nil`: one quantum).
     func setPan(_ voice: VoiceID, _ pan: Float, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setPan(voice, pan, rampFrames: try frames(ramp, "ramp"))
+        try mixer.setPan(voice, pan, rampFrames: try frames(ramp, "setPan ramp"))
     }
 
     /// Sets a voice's pitch as a playback-rate ratio (2 = an octave up), from the next quantum.
@@ -184,19 +186,19 @@ final class Playback: Sendable {
     /// of band crossfades, so nothing clicks.
     func setLowPass(_ voice: VoiceID, cutoffHz: Float?, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setLowPass(voice, cutoffHz: cutoffHz, rampFrames: try frames(ramp, "ramp"))
+        try mixer.setLowPass(voice, cutoffHz: cutoffHz, rampFrames: try frames(ramp, "setLowPass ramp"))
     }
 
     /// Pauses a voice where it is, fading out over `fade` (at least the short de-click).
     func pause(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.pause(voice, fadeFrames: try frames(fade, "fade") ?? 0)
+        try mixer.pause(voice, fadeFrames: try frames(fade, "pause fade") ?? 0)
     }
 
     /// Resumes a paused voice, fading in over `fade` (at least the short de-click).
     func resume(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.resume(voice, fadeFrames: try frames(fade, "fade") ?? 0)
+        try mixer.resume(voice, fadeFrames: try frames(fade, "resume fade") ?? 0)
     }
 
     /// Whether a voice is still playing (or paused) rather than ended.
@@ -216,13 +218,13 @@ final class Playback: Sendable {
     /// Sets a bus's linear volume, ramped over `ramp` (`nil`: one quantum).
     func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setBusVolume(bus, volume, rampFrames: try frames(ramp, "ramp"))
+        try mixer.setBusVolume(bus, volume, rampFrames: try frames(ramp, "setBusVolume ramp"))
     }
 
     /// Mutes or unmutes a bus, ramped over `ramp` (`nil`: one quantum).
     func setBus(_ bus: BusID, muted: Bool, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setBusMuted(bus, muted, rampFrames: try frames(ramp, "ramp"))
+        try mixer.setBusMuted(bus, muted, rampFrames: try frames(ramp, "setBus ramp"))
     }
 
     /// Marks a bus "mute for background music" (Wwise's bus property): it
@@ -232,8 +234,8 @@ final class Playback: Sendable {
         try mixer.setBusMutedForBackgroundMusic(bus, mutedForBackgroundMusic)
     }
 
-    /// A duration in frames at the mix rate, checked by
-    /// ``Mixer/frames(_:checking:)``; `nil` stays `nil` (the call's default).
+    /// A duration in frames at the mix rate, checked by the one rule for
+    /// times (``TimeArgument``: 0…3600 s); `nil` stays `nil` (the call's default).
     func frames(_ duration: Duration?, _ what: String) throws(SoundEngineError) -> Int? {
         guard let duration else { return nil }
         return try mixer.frames(duration, checking: what)
