@@ -151,8 +151,11 @@ public final class OfflineBackend: AudioBackend {
     /// calls queued for its own threads (a posted event's actions), then
     /// calls the render entry once for that many frames if the stream is
     /// open and running, and returns the bytes it wrote (in the granted
-    /// format). Returns `nil` while paused or closed.
+    /// format). Returns `nil` while paused or closed. `frames` is clamped to
+    /// 0…1 048 576 (about 22 s at 48 kHz; render a longer bounce in several
+    /// calls), so no count traps.
     public func render(frames: Int) -> [UInt8]? {
+        let frames = min(max(frames, 0), Self.maxFramesPerRender)
         state.withLock { $0.beforeRender }?()
         let snapshot: (RenderEntry, StreamFormat)? = state.withLock { s in
             guard let entry = s.render, let config = s.configuration, !s.paused else { return nil }
@@ -168,14 +171,18 @@ public final class OfflineBackend: AudioBackend {
         return bytes
     }
 
-    /// Renders `frames` frames of a float32 stream and returns the samples.
-    /// Traps if the granted format is not float32 (a test bug).
+    /// The most frames one ``render(frames:)`` renders.
+    private static let maxFramesPerRender = 1 << 20
+
+    /// Renders `frames` frames as ``render(frames:)`` does and returns the
+    /// samples as floats: as written for a float32 stream, an int16 stream's
+    /// scaled to -1…1 (÷ 32768).
     public func renderFloat(frames: Int) -> [Float]? {
         let format = state.withLock { s in s.configuration.map { grantedFormatOverride ?? $0.format } }
-        precondition(
-            format.map { $0.sampleFormat == .float32 } ?? true,
-            "OfflineBackend.renderFloat on a \(format.map { "\($0.sampleFormat)" } ?? "") stream: use render(frames:)")
         guard let bytes = render(frames: frames) else { return nil }
+        if format?.sampleFormat == .int16 {
+            return bytes.withUnsafeBytes { $0.withMemoryRebound(to: Int16.self) { $0.map { Float($0) / 32768 } } }
+        }
         return bytes.withUnsafeBytes { $0.withMemoryRebound(to: Float.self) { Array($0) } }
     }
 

@@ -63,6 +63,7 @@ final class Playback: Sendable {
         folder: SoundFolder? = nil
     ) throws(SoundEngineError) -> SoundID {
         try checkAlive()
+        try Self.checkPath(path, "loadSound path")
         /// The markers' frames in a file of `frameCount` frames at `rate`.
         func markerFrames(rate: Int, frameCount: Int?) throws(SoundEngineError) -> [Int] {
             var frames: [Int] = []
@@ -94,8 +95,16 @@ final class Playback: Sendable {
                 name: path, quality: quality, markers: frames, frames: format.frameCount, open: open)
         }
         let audio = try SoundFileDecoder.decode(path: path)
+        // A float file may hold NaN or infinities: refused before they reach the mix.
+        if let problem = audio.problem { throw .invalidFile("sound file '\(path)': \(problem)") }
         let frames = try markerFrames(rate: audio.sampleRate, frameCount: audio.frameCount)
         return try mixer.loadSound(audio, name: path, loop: loop, quality: quality, markers: frames)
+    }
+
+    /// Refuses a path the C library would read only part of (it stops at a
+    /// NUL character, so it would open another file).
+    static func checkPath(_ path: String, _ name: String) throws(SoundEngineError) {
+        guard !path.utf8.contains(0) else { throw .invalidParameter("\(name) contains a NUL character") }
     }
 
     /// Loads decoded audio already in memory, with `loop` and `quality` as in
