@@ -17,7 +17,7 @@ public struct DecodedAudio: Sendable {
     public var samples: [Float]
 
     /// The channels a loadable sound may have (libsndfile's own limit).
-    public static let channelCountRange = 1...1024
+    package static let channelCountRange = 1...1024
 
     /// Wraps decoded samples. `samples.count` should be a multiple of
     /// `channelCount`; loading refuses it otherwise (nothing traps here).
