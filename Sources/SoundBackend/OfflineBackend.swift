@@ -12,8 +12,12 @@ import Synchronization
 /// unless `snapshot` says otherwise: a fake of our own backend protocol for
 /// engine tests, never a stand-in for PulseAudio.
 public final class OfflineBackend: AudioBackend {
-    // Mutable state lives behind one Mutex; render() copies the entry out and
-    // calls it unlocked, so the render function never runs under our lock.
+    // Mutable state lives behind one lock; render() copies the entry out and
+    // calls it outside that lock, so the render function never runs under it.
+    // It runs under `renderGate`, which only setPaused and close also take:
+    // like a server's cork, they return once no render is in flight, so the
+    // engine's clock never mixes while a render of ours still does (issue 16:
+    // rendering from one thread while others pause is a race otherwise).
     private struct State {
         var configuration: BackendConfiguration?
         var render: RenderEntry?
@@ -29,6 +33,9 @@ public final class OfflineBackend: AudioBackend {
     }
 
     private let state = ControlLock(State())
+    /// Held for each call of the render entry, and by setPaused and close;
+    /// it counts the render calls made.
+    private let renderGate = ControlLock<UInt64>(0)
 
     /// What `open` grants: the requested format unless overridden here.
     private let grantedFormatOverride: StreamFormat?
@@ -113,21 +120,25 @@ public final class OfflineBackend: AudioBackend {
     }
 
     package func setPaused(_ paused: Bool) throws(SoundEngineError) {
-        try state.withLock { s throws(SoundEngineError) in
-            guard s.configuration != nil, s.stream != nil else {
-                throw .deviceNotReady("the offline backend has no stream open")
+        try renderGate.withLock { _ throws(SoundEngineError) in
+            try state.withLock { s throws(SoundEngineError) in
+                guard s.configuration != nil, s.stream != nil else {
+                    throw .deviceNotReady("the offline backend has no stream open")
+                }
+                s.paused = paused
             }
-            s.paused = paused
         }
     }
 
     package func close() {
-        state.withLock { s in
-            s.configuration = nil
-            s.render = nil
-            s.events = nil
-            s.paused = true
-            s.stream = nil
+        renderGate.withLock { _ in
+            state.withLock { s in
+                s.configuration = nil
+                s.render = nil
+                s.events = nil
+                s.paused = true
+                s.stream = nil
+            }
         }
     }
 
@@ -151,31 +162,41 @@ public final class OfflineBackend: AudioBackend {
     /// calls queued for its own threads (a posted event's actions), then
     /// calls the render entry once for that many frames if the stream is
     /// open and running, and returns the bytes it wrote (in the granted
-    /// format). Returns `nil` while paused or closed.
+    /// format). Returns `nil` while paused or closed. `frames` is clamped to
+    /// 0…1 048 576 (about 22 s at 48 kHz; render a longer bounce in several
+    /// calls), so no count traps.
     public func render(frames: Int) -> [UInt8]? {
+        let frames = min(max(frames, 0), Self.maxFramesPerRender)
         state.withLock { $0.beforeRender }?()
-        let snapshot: (RenderEntry, StreamFormat)? = state.withLock { s in
-            guard let entry = s.render, let config = s.configuration, !s.paused else { return nil }
-            s.statistics.renderCalls += 1
-            s.statistics.framesRendered += UInt64(frames)
-            return (entry, grantedFormatOverride ?? config.format)
+        return renderGate.withLock { calls -> [UInt8]? in
+            let snapshot: (RenderEntry, StreamFormat)? = state.withLock { s in
+                guard let entry = s.render, let config = s.configuration, !s.paused else { return nil }
+                s.statistics.renderCalls += 1
+                s.statistics.framesRendered += UInt64(frames)
+                return (entry, grantedFormatOverride ?? config.format)
+            }
+            guard let (entry, format) = snapshot else { return nil }
+            var bytes = [UInt8](repeating: 0, count: frames * format.bytesPerFrame)
+            bytes.withUnsafeMutableBytes { raw in
+                if let base = raw.baseAddress { entry(base, frames: frames) }
+            }
+            calls &+= 1
+            return bytes
         }
-        guard let (entry, format) = snapshot else { return nil }
-        var bytes = [UInt8](repeating: 0, count: frames * format.bytesPerFrame)
-        bytes.withUnsafeMutableBytes { raw in
-            if let base = raw.baseAddress { entry(base, frames: frames) }
-        }
-        return bytes
     }
 
-    /// Renders `frames` frames of a float32 stream and returns the samples.
-    /// Traps if the granted format is not float32 (a test bug).
+    /// The most frames one ``render(frames:)`` renders.
+    private static let maxFramesPerRender = 1 << 20
+
+    /// Renders `frames` frames as ``render(frames:)`` does and returns the
+    /// samples as floats: as written for a float32 stream, an int16 stream's
+    /// scaled to -1…1 (÷ 32768).
     public func renderFloat(frames: Int) -> [Float]? {
         let format = state.withLock { s in s.configuration.map { grantedFormatOverride ?? $0.format } }
-        precondition(
-            format.map { $0.sampleFormat == .float32 } ?? true,
-            "OfflineBackend.renderFloat on a \(format.map { "\($0.sampleFormat)" } ?? "") stream: use render(frames:)")
         guard let bytes = render(frames: frames) else { return nil }
+        if format?.sampleFormat == .int16 {
+            return bytes.withUnsafeBytes { $0.withMemoryRebound(to: Int16.self) { $0.map { Float($0) / 32768 } } }
+        }
         return bytes.withUnsafeBytes { $0.withMemoryRebound(to: Float.self) { Array($0) } }
     }
 

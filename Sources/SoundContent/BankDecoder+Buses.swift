@@ -30,7 +30,7 @@ extension BankDecoder {
             if bus == owner, let busNode = rule["bus"] {
                 report(rule.path.key("bus"), at: busNode.offset, "bus '\(owner)' cannot duck itself")
             }
-            return BankDucking(bus: bus ?? "", volumeDB: decibels(rule, "volume", range: -96...0),
+            return BankDucking(bus: bus ?? "", volumeDB: decibels(rule, "volume", range: BankLimits.duckingDB),
                                attack: seconds(rule, "attack"), release: seconds(rule, "release"))
         }
     }

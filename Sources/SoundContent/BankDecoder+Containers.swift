@@ -91,7 +91,7 @@ extension BankDecoder {
             return even
         }
         let weights = elements.enumerated().map { index, element in
-            numberValue(element, at: path.index(index), range: 0...1_000_000, unit: "(weight)") ?? 1
+            numberValue(element, at: path.index(index), range: BankLimits.weight, unit: "(weight)") ?? 1
         }
         if !weights.isEmpty, weights.allSatisfy({ $0 == 0 }) {
             report(path, at: node.offset, "every weight is 0, so nothing could be picked")
@@ -101,7 +101,7 @@ extension BankDecoder {
 
     /// A random container's `"avoidRepeat"`: 0…children − 1.
     private mutating func avoidRepeat(_ fields: JSONFields, count: Int) -> Int {
-        let value = integer(fields, "avoidRepeat", default: 0, range: 0...1_000_000)
+        let value = integer(fields, "avoidRepeat", default: 0, range: BankLimits.avoidRepeat)
         if value > 0, value >= count, let node = fields["avoidRepeat"] {
             report(fields.path.key("avoidRepeat"), at: node.offset,
                    "avoidRepeat \(value) must be less than the number of children (\(count)), "

@@ -1,7 +1,4 @@
 extension BankDecoder {
-    /// Low-pass cut-offs accepted, in Hz: the audible band with some room.
-    static let lowPassRange: ClosedRange<Double> = 10...24_000
-
     /// A curve: `{"points": [[x, y], …], "shape": "linear"}` or just the
     /// list of points. Points need finite numbers, `x` strictly increasing
     /// and within `xRange`, `y` within `yRange`.
@@ -59,13 +56,13 @@ extension BankDecoder {
             let fields = object(node, at: path, what: "attenuation '\(name)'", required: ["volume"],
                                 optional: ["lowPass", "spatialize"])
         else { return nil }
-        let distances: ClosedRange<Double> = 0...1e9
+        let distances = BankLimits.distance
         let volume = fields["volume"].flatMap {
-            curve($0, at: path.key("volume"), xRange: distances, xUnit: "(distance)", yRange: -96...24, yUnit: "dB")
+            curve($0, at: path.key("volume"), xRange: distances, xUnit: "(distance)", yRange: BankLimits.volumeDB, yUnit: "dB")
         }
         let lowPass = fields["lowPass"].flatMap {
             curve($0, at: path.key("lowPass"), xRange: distances, xUnit: "(distance)",
-                  yRange: Self.lowPassRange, yUnit: "Hz")
+                  yRange: BankLimits.lowPassHz, yUnit: "Hz")
         }
         let spatialize = bool(fields, "spatialize", default: true)
         guard let volume else { return nil }

@@ -6,9 +6,9 @@ extension BankDecoder {
         /// The target parameter's range and unit (the curve's `y`).
         var range: (ClosedRange<Double>, String) {
             switch self {
-            case .volume, .busVolume: (-96...24, "dB")
-            case .pitch: (-2400...2400, "cents")
-            case .lowPass: (BankDecoder.lowPassRange, "Hz")
+            case .volume, .busVolume: (BankLimits.volumeDB, "dB")
+            case .pitch: (BankLimits.pitchCents, "cents")
+            case .lowPass: (BankLimits.lowPassHz, "Hz")
             }
         }
     }
@@ -19,7 +19,7 @@ extension BankDecoder {
             let fields = object(node, at: path, what: "RTPC '\(name)'", required: ["min", "max"],
                                 optional: ["default", "bindings"])
         else { return nil }
-        let any = -1e9...1e9
+        let any = BankLimits.rtpcValue
         let low = number(fields, "min", default: 0, range: any, unit: "")
         let high = number(fields, "max", default: 1, range: any, unit: "")
         guard low < high else {
@@ -54,7 +54,7 @@ extension BankDecoder {
         }
         let (range, unit) = type.range
         let mapping = fields["curve"].flatMap {
-            curve($0, at: path.key("curve"), xRange: -1e9...1e9, xUnit: "(RTPC value)", yRange: range, yUnit: unit)
+            curve($0, at: path.key("curve"), xRange: BankLimits.rtpcValue, xUnit: "(RTPC value)", yRange: range, yUnit: unit)
         }
         guard let target, let mapping else { return nil }
         return RTPCBinding(target: target, curve: mapping)

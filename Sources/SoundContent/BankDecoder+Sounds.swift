@@ -22,7 +22,7 @@ extension BankDecoder {
             pitchCents: cents(fields, "pitch"),
             bus: reference(fields, "bus", as: .bus) ?? "master",
             attenuation: reference(fields, "attenuation", as: .attenuation),
-            priority: integer(fields, "priority", default: 50, range: 0...100),
+            priority: integer(fields, "priority", default: 50, range: BankLimits.priority),
             virtualBehavior: choice(fields, "virtualBehavior", default: .kill),
             markers: markers(fields, of: name))
     }
@@ -39,7 +39,7 @@ extension BankDecoder {
                 report(path.key(member.key), at: member.keyOffset, "a marker needs a non-empty name")
                 return nil
             }
-            return numberValue(member.value, at: path.key(member.key), range: 0...3600, unit: "seconds")
+            return numberValue(member.value, at: path.key(member.key), range: BankLimits.seconds, unit: "seconds")
                 .map { BankMarker(name: member.key, time: $0) }
         }
     }

@@ -124,13 +124,13 @@ extension BankDecoder {
     }
 
     /// A volume in dB at `key` (-96…+24 unless `range` narrows it).
-    mutating func decibels(_ fields: JSONFields, _ key: String, range: ClosedRange<Double> = -96...24) -> Double {
+    mutating func decibels(_ fields: JSONFields, _ key: String, range: ClosedRange<Double> = BankLimits.volumeDB) -> Double {
         number(fields, key, default: 0, range: range, unit: "dB")
     }
 
     /// A pitch offset in cents at `key` (-2400…+2400).
     mutating func cents(_ fields: JSONFields, _ key: String) -> Double {
-        number(fields, key, default: 0, range: -2400...2400, unit: "cents")
+        number(fields, key, default: 0, range: BankLimits.pitchCents, unit: "cents")
     }
 
     /// A whole number at `key` in `range`.
@@ -146,11 +146,10 @@ extension BankDecoder {
         return Int(number)
     }
 
-    /// A time in seconds at `key`: 0…3600, zero when absent. The upper bound
-    /// keeps `Duration` arithmetic far from overflow and catches milliseconds
-    /// typed where seconds were meant.
+    /// A time in seconds at `key`: 0…3600 (the engine's one rule for times,
+    /// ``BankLimits/seconds``), zero when absent.
     mutating func seconds(_ fields: JSONFields, _ key: String) -> Duration {
-        .seconds(number(fields, key, default: 0, range: 0...3600, unit: "seconds"))
+        .seconds(number(fields, key, default: 0, range: BankLimits.seconds, unit: "seconds"))
     }
 
     /// The boolean at `key`, `fallback` when absent or not a boolean (reported).

@@ -16,8 +16,12 @@ public struct StreamFormat: Sendable, Hashable, Codable, CustomStringConvertible
         self.sampleFormat = sampleFormat
     }
 
-    /// Bytes one interleaved frame takes.
-    public var bytesPerFrame: Int { channelCount * sampleFormat.bytesPerSample }
+    /// Bytes one interleaved frame takes (`Int.max` for a channel count so
+    /// large the product overflows: never a trap).
+    public var bytesPerFrame: Int {
+        let (bytes, overflow) = channelCount.multipliedReportingOverflow(by: sampleFormat.bytesPerSample)
+        return overflow ? .max : bytes
+    }
 
     public var description: String { "\(sampleFormat) \(channelCount)ch \(sampleRate) Hz" }
 }

@@ -47,6 +47,18 @@ extension PlatformInitSettings {
         guard !applicationName.isEmpty else {
             throw .invalidParameter("PlatformInitSettings.applicationName is empty: servers show it to the user")
         }
+        // libpulse reads C strings: a NUL would cut the text short (another
+        // server address, another journal folder).
+        let texts = [
+            ("serverAddress", serverAddress), ("applicationName", applicationName), ("applicationID", applicationID),
+            ("crashRepair.journalDirectory", crashRepair.journalDirectory),
+        ]
+        for (field, text) in texts where text?.utf8.contains(0) == true {
+            throw .invalidParameter("PlatformInitSettings.\(field) contains a NUL character")
+        }
+        if crashRepair.journalDirectory?.isEmpty == true {
+            throw .invalidParameter("PlatformInitSettings.crashRepair.journalDirectory is empty; use nil for the default")
+        }
         do {
             try audioSession.validate()
         } catch {

@@ -6,7 +6,9 @@ public import SoundSession
 /// (its iOS shape: `audioSession` and `audioCallbacks` live here).
 ///
 /// Start from ``SoundEngine/defaultPlatformInitSettings()``; every field is
-/// validated by ``SoundEngine/initialize(_:_:)``.
+/// validated by ``SoundEngine/initialize(_:_:)`` (``validate()``): a value
+/// outside its documented range, or a string with a NUL character, is
+/// `invalidParameter` naming the field, and nothing starts.
 public struct PlatformInitSettings: Sendable {
     /// Frames per second of the mix and of the output stream (Wwise
     /// `uSampleRate`), 8000…192000. Default 48000.

@@ -63,6 +63,7 @@ final class Playback: Sendable {
         folder: SoundFolder? = nil
     ) throws(SoundEngineError) -> SoundID {
         try checkAlive()
+        try Self.checkPath(path, "loadSound path")
         /// The markers' frames in a file of `frameCount` frames at `rate`.
         func markerFrames(rate: Int, frameCount: Int?) throws(SoundEngineError) -> [Int] {
             var frames: [Int] = []
@@ -71,6 +72,8 @@ final class Playback: Sendable {
                     throw .invalidParameter(
                         "marker '\(marker.name)': the length of \(path) is not in its header, and a streamed sound's markers need it")
                 }
+                // Checked first: a NaN or huge time would trap in the conversion.
+                _ = try TimeArgument.duration(seconds: marker.time, "marker '\(marker.name)' time")
                 let frame = Int((marker.time * Double(rate)).rounded(.down))
                 guard frame < frameCount else {
                     let length = Double(frameCount) / Double(rate)
@@ -92,8 +95,16 @@ final class Playback: Sendable {
                 name: path, quality: quality, markers: frames, frames: format.frameCount, open: open)
         }
         let audio = try SoundFileDecoder.decode(path: path)
+        // A float file may hold NaN or infinities: refused before they reach the mix.
+        if let problem = audio.problem { throw .invalidFile("sound file '\(path)': \(problem)") }
         let frames = try markerFrames(rate: audio.sampleRate, frameCount: audio.frameCount)
         return try mixer.loadSound(audio, name: path, loop: loop, quality: quality, markers: frames)
+    }
+
+    /// Refuses a path the C library would read only part of (it stops at a
+    /// NUL character, so it would open another file).
+    static func checkPath(_ path: String, _ name: String) throws(SoundEngineError) {
+        guard !path.utf8.contains(0) else { throw .invalidParameter("\(name) contains a NUL character") }
     }
 
     /// Loads decoded audio already in memory, with `loop` and `quality` as in
@@ -151,25 +162,25 @@ final class Playback: Sendable {
     /// Stops a voice, fading out over `fadeOut` (default: the short de-click fade).
     func stop(_ voice: VoiceID, fadeOut: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.stop(voice, fadeOutFrames: mixer.frames(fadeOut))
+        try mixer.stop(voice, fadeOutFrames: mixer.frames(fadeOut, checking: "stop fadeOut"))
     }
 
     /// Stops every voice, like Wwise `StopAll`.
     func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.stopAll(fadeOutFrames: mixer.frames(fadeOut))
+        try mixer.stopAll(fadeOutFrames: mixer.frames(fadeOut, checking: "stopAll fadeOut"))
     }
 
     /// Sets a voice's linear volume (0…16), ramped over `ramp` (`nil`: one quantum).
     func setVolume(_ voice: VoiceID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setVolume(voice, volume, rampFrames: try frames(ramp, "ramp"))
+        try mixer.setVolume(voice, volume, rampFrames: try frames(ramp, "setVolume ramp"))
     }
 
     /// Sets a voice's pan (-1 left … 1 right, equal power), ramped over `ramp` (`nil`: one quantum).
     func setPan(_ voice: VoiceID, _ pan: Float, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setPan(voice, pan, rampFrames: try frames(ramp, "ramp"))
+        try mixer.setPan(voice, pan, rampFrames: try frames(ramp, "setPan ramp"))
     }
 
     /// Sets a voice's pitch as a playback-rate ratio (2 = an octave up), from the next quantum.
@@ -184,19 +195,19 @@ final class Playback: Sendable {
     /// of band crossfades, so nothing clicks.
     func setLowPass(_ voice: VoiceID, cutoffHz: Float?, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setLowPass(voice, cutoffHz: cutoffHz, rampFrames: try frames(ramp, "ramp"))
+        try mixer.setLowPass(voice, cutoffHz: cutoffHz, rampFrames: try frames(ramp, "setLowPass ramp"))
     }
 
     /// Pauses a voice where it is, fading out over `fade` (at least the short de-click).
     func pause(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.pause(voice, fadeFrames: try frames(fade, "fade") ?? 0)
+        try mixer.pause(voice, fadeFrames: try frames(fade, "pause fade") ?? 0)
     }
 
     /// Resumes a paused voice, fading in over `fade` (at least the short de-click).
     func resume(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.resume(voice, fadeFrames: try frames(fade, "fade") ?? 0)
+        try mixer.resume(voice, fadeFrames: try frames(fade, "resume fade") ?? 0)
     }
 
     /// Whether a voice is still playing (or paused) rather than ended.
@@ -216,13 +227,13 @@ final class Playback: Sendable {
     /// Sets a bus's linear volume, ramped over `ramp` (`nil`: one quantum).
     func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setBusVolume(bus, volume, rampFrames: try frames(ramp, "ramp"))
+        try mixer.setBusVolume(bus, volume, rampFrames: try frames(ramp, "setBusVolume ramp"))
     }
 
     /// Mutes or unmutes a bus, ramped over `ramp` (`nil`: one quantum).
     func setBus(_ bus: BusID, muted: Bool, ramp: Duration? = nil) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setBusMuted(bus, muted, rampFrames: try frames(ramp, "ramp"))
+        try mixer.setBusMuted(bus, muted, rampFrames: try frames(ramp, "setBus ramp"))
     }
 
     /// Marks a bus "mute for background music" (Wwise's bus property): it
@@ -232,8 +243,8 @@ final class Playback: Sendable {
         try mixer.setBusMutedForBackgroundMusic(bus, mutedForBackgroundMusic)
     }
 
-    /// A duration in frames at the mix rate, checked by
-    /// ``Mixer/frames(_:checking:)``; `nil` stays `nil` (the call's default).
+    /// A duration in frames at the mix rate, checked by the one rule for
+    /// times (``TimeArgument``: 0…3600 s); `nil` stays `nil` (the call's default).
     func frames(_ duration: Duration?, _ what: String) throws(SoundEngineError) -> Int? {
         guard let duration else { return nil }
         return try mixer.frames(duration, checking: what)

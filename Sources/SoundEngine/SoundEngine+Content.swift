@@ -66,7 +66,7 @@ extension SoundEngine {
         try current.postEvent(event, on: object, callback: callback)
     }
 
-    /// Stops one posting (Wwise `StopPlayingID`).
+    /// Stops one posting (Wwise `StopPlayingID`); see ``SoundEngineInstance/stopPlayingID(_:fadeOut:)``.
     public static func stopPlayingID(_ playing: PlayingID, fadeOut: Duration = .zero) throws(SoundEngineError) {
         try current.stopPlayingID(playing, fadeOut: fadeOut)
     }
@@ -81,7 +81,8 @@ extension SoundEngine {
 
     // MARK: RTPCs
 
-    /// Sets a game parameter by name (Wwise `SetRTPCValue`).
+    /// Sets a game parameter by name (Wwise `SetRTPCValue`), clamped to its
+    /// range; see ``SoundEngineInstance/setRTPCValue(_:_:gameObject:interpolation:)-(String,_,_,_)``.
     public static func setRTPCValue(
         _ rtpc: String, _ value: Double, gameObject: GameObjectID? = nil, interpolation: Duration = .zero
     ) throws(SoundEngineError) {

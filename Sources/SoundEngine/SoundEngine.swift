@@ -20,7 +20,11 @@ import Synchronization
 /// ```
 ///
 /// Every call before ``initialize(_:_:)`` (or after ``terminate()``) throws
-/// `notInitialized`. All calls are safe from any thread. The engine behind
+/// `notInitialized`. All calls are safe from any thread. No argument traps:
+/// a bad one (NaN, an infinity, a value out of range, a time outside
+/// 0…3600 s, an unknown ID) throws `invalidParameter` or `idNotFound` naming
+/// it and changes nothing, or is clamped where Wwise clamps
+/// (docs/input-validation.md). The engine behind
 /// the façade is a ``SoundEngineInstance``, reachable as ``current``.
 public enum SoundEngine {
     /// Where the process-wide engine is in its life. `initializing` lets
@@ -245,12 +249,13 @@ public enum SoundEngine {
         try current.play(sound, on: bus, parameters, completion: completion)
     }
 
-    /// Stops a voice.
+    /// Stops a voice; see ``SoundEngineInstance/stop(_:fadeOut:)`` (a
+    /// `fadeOut` outside 0…3600 s is `invalidParameter`).
     public static func stop(_ voice: VoiceID, fadeOut: Duration = .zero) throws(SoundEngineError) {
         try current.stop(voice, fadeOut: fadeOut)
     }
 
-    /// Stops every voice (Wwise `StopAll`).
+    /// Stops every voice (Wwise `StopAll`); see ``SoundEngineInstance/stopAll(fadeOut:)``.
     public static func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
         try current.stopAll(fadeOut: fadeOut)
     }

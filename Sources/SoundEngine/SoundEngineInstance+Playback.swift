@@ -15,9 +15,10 @@ extension SoundEngineInstance {
     ///   - loop: the region a looping voice repeats (in-memory sounds), default the whole sound.
     ///   - quality: the resampler of the sound's voices unless a voice chooses
     ///     its own (``VoiceParameters/quality``); default linear.
-    /// - Throws: `fileNotFound`, `invalidFile` naming the file; `maxReached`
-    ///   when ``InitSettings/maxSounds`` are loaded. The engine keeps playing
-    ///   what it had.
+    /// - Throws: `fileNotFound`, `invalidFile` naming the file (also for a
+    ///   sample that is NaN or infinite); `invalidParameter` for a path with
+    ///   a NUL character; `maxReached` when ``InitSettings/maxSounds`` are
+    ///   loaded. The engine keeps playing what it had.
     public func loadSound(
         path: String, streaming: Bool = false, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
     ) throws(SoundEngineError) -> SoundID {
@@ -26,6 +27,11 @@ extension SoundEngineInstance {
 
     /// Loads decoded audio already in memory, with `loop` and `quality` as in
     /// ``loadSound(path:streaming:loop:quality:)``.
+    ///
+    /// - Throws: `invalidParameter` naming the field when `audio` has no
+    ///   frames, a rate outside 1000…768000, a channel count outside 1…1024,
+    ///   a partial last frame or a sample that is NaN or infinite, or when
+    ///   `loop` is not inside it; `maxReached` as above. Nothing is loaded then.
     public func loadSound(
         _ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
     ) throws(SoundEngineError) -> SoundID {
@@ -57,16 +63,29 @@ extension SoundEngineInstance {
     }
 
     /// Stops a voice, fading out over `fadeOut` (default: the short de-click fade).
+    ///
+    /// - Throws: `idNotFound` for a voice that ended; `invalidParameter`
+    ///   naming `fadeOut` when it is negative or over an hour (the one rule
+    ///   for times, docs/input-validation.md); nothing changes then.
     public func stop(_ voice: VoiceID, fadeOut: Duration = .zero) throws(SoundEngineError) {
         try playback.stop(voice, fadeOut: fadeOut)
     }
 
     /// Stops every voice, like Wwise `StopAll`.
+    ///
+    /// - Throws: `invalidParameter` naming `fadeOut` when it is negative or
+    ///   over an hour (docs/input-validation.md); nothing changes then.
     public func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
         try playback.stopAll(fadeOut: fadeOut)
     }
 
     /// Sets a voice's linear volume (0…16), ramped over `ramp` (`nil`: one quantum).
+    ///
+    /// Every voice and bus setter below throws alike, before anything
+    /// changes: `idNotFound` for a voice that ended or a bus that does not
+    /// exist; `invalidParameter` naming the argument for a value that is NaN,
+    /// infinite or out of its range, or a time (`ramp`, `fade`) that is
+    /// negative or over an hour (docs/input-validation.md). Nothing is clamped.
     public func setVolume(_ voice: VoiceID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
         try playback.setVolume(voice, volume, ramp: ramp)
     }
@@ -76,7 +95,8 @@ extension SoundEngineInstance {
         try playback.setPan(voice, pan, ramp: ramp)
     }
 
-    /// Sets a voice's pitch as a playback-rate ratio (2 = an octave up), from the next quantum.
+    /// Sets a voice's pitch as a playback-rate ratio (1/256…16; 2 = an octave
+    /// up), from the next quantum.
     public func setPitch(_ voice: VoiceID, _ pitch: Double) throws(SoundEngineError) {
         try playback.setPitch(voice, pitch)
     }
@@ -116,12 +136,14 @@ extension SoundEngineInstance {
         playback.bus(named: name)
     }
 
-    /// Sets a bus's linear volume, ramped over `ramp` (`nil`: one quantum).
+    /// Sets a bus's linear volume (0…16), ramped over `ramp` (`nil`: one
+    /// quantum); throws as ``setVolume(_:_:ramp:)``.
     public func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
         try playback.setBusVolume(bus, volume, ramp: ramp)
     }
 
-    /// Mutes or unmutes a bus, ramped over `ramp` (`nil`: one quantum).
+    /// Mutes or unmutes a bus, ramped over `ramp` (`nil`: one quantum);
+    /// throws as ``setVolume(_:_:ramp:)``.
     public func setBus(_ bus: BusID, muted: Bool, ramp: Duration? = nil) throws(SoundEngineError) {
         try playback.setBus(bus, muted: muted, ramp: ramp)
     }

@@ -259,17 +259,24 @@ public final class SoundEngineInstance: Sendable {
     ///     stops, so the stop does not click; `nil` (the default) is one
     ///     quantum (`InitSettings.samplesPerFrame`), `.zero` cuts at once
     ///     (Wwise `Suspend(…, false)`).
-    /// - Throws: `notInitialized` after terminate; `invalidParameter` for a
-    ///   negative fade or one over 10 s.
+    /// - Throws: `notInitialized` after terminate; `invalidParameter` naming
+    ///   `fadeOut` when it is negative or over 10 s (the one rule for times,
+    ///   docs/input-validation.md, with a shorter limit: the session thread
+    ///   waits for the fade to be heard before it corks the stream).
     public func suspend(
         renderAnyway: Bool = false, fadeOut: Duration? = nil
     ) throws(SoundEngineError) {
-        if let fadeOut, fadeOut < .zero || fadeOut > .seconds(10) {
-            throw .invalidParameter("suspend fadeOut \(fadeOut) must be 0…10 s")
+        let fade = try fadeOut.map { fade throws(SoundEngineError) in
+            try TimeArgument.frames(
+                fade, "suspend fadeOut", sampleRate: mixer.outputFormat.sampleRate, limit: Self.maxSuspendFade)
         }
-        try session.request(
-            .lifecycle(.gameSuspended(renderAnyway: renderAnyway)), pauseFade: fadeOut.map { mixer.frames($0) })
+        try session.request(.lifecycle(.gameSuspended(renderAnyway: renderAnyway)), pauseFade: fade)
     }
+
+    /// The longest fade-out `suspend(renderAnyway:fadeOut:)` takes: the
+    /// session thread waits for the fade to be heard before it corks the
+    /// stream, and every session change waits behind it.
+    static let maxSuspendFade: Duration = .seconds(10)
 
     /// Leaves background mode, like Wwise `WakeupFromSuspend`: the stream
     /// resumes and the output fades back in over one quantum — unless

@@ -14,7 +14,8 @@ extension Mixer {
     ///     played at another rate, unless a voice overrides it
     ///     (``VoiceParameters/quality``); default linear, the cheapest.
     /// - Throws: `invalidParameter` for an empty sound, a rate outside
-    ///   1000…768000 or a bad loop region; `maxReached` when
+    ///   1000…768000, a channel count outside 1…1024, a partial last frame,
+    ///   a sample that is NaN or infinite, or a bad loop region; `maxReached` when
     ///   ``MixerConfiguration/maxSounds`` sounds are loaded.
     ///   - markers: frames of the sound (0..<frames) whose crossing a voice
     ///     reports as ``MixerEvent/marker(_:_:index:)``; `invalidParameter` outside.

@@ -26,25 +26,25 @@ extension Mixer {
         throws(SoundEngineError) -> VoiceID
     {
         let p = parameters
-        try Self.check(volume: p.volume)
-        try Self.check(pan: p.pan)
-        try Self.check(pitch: p.pitch)
-        let fadeInFrames = try frames(p.fadeIn, checking: "fadeIn")
-        if let cutoff = p.lowPassHz { try Self.check(cutoffHz: cutoff) }
+        try Self.check(volume: p.volume, "VoiceParameters.volume")
+        try Self.check(pan: p.pan, "VoiceParameters.pan")
+        try Self.check(pitch: p.pitch, "VoiceParameters.pitch")
+        let fadeInFrames = try frames(p.fadeIn, checking: "VoiceParameters.fadeIn")
+        if let cutoff = p.lowPassHz { try Self.check(cutoffHz: cutoff, "VoiceParameters.lowPassHz") }
         guard (0...100).contains(p.priority) else {
-            throw .invalidParameter("priority = \(p.priority): must be 0…100")
+            throw .invalidParameter("VoiceParameters.priority = \(p.priority): must be 0…100")
         }
         let lowPass = p.lowPassHz.map { LowPass.coefficient(cutoffHz: $0, sampleRate: outputFormat.sampleRate) } ?? 0
         var startKind: UInt8 = 0, time: Int64 = 0
         switch p.start {
         case .immediately: break
         case .afterFrames(let frames):
-            try Self.check(frames: frames, "start delay")
+            try Self.check(frames: frames, "VoiceParameters.start afterFrames")
             (startKind, time) = (1, Int64(frames))
         case .after(let delay):
-            (startKind, time) = (1, Int64(try frames(delay, checking: "start delay")))
+            (startKind, time) = (1, Int64(try frames(delay, checking: "VoiceParameters.start delay")))
         case .atFrame(let frame):
-            guard frame >= 0 else { throw .invalidParameter("start frame \(frame) must be ≥ 0") }
+            guard frame >= 0 else { throw .invalidParameter("VoiceParameters.start atFrame = \(frame): must be ≥ 0") }
             (startKind, time) = (2, frame)
         }
         let (voiceID, job) = try control.withLock { state throws(SoundEngineError) -> (VoiceID, StreamJob?) in
@@ -52,7 +52,7 @@ extension Mixer {
             let busIndex = try state.graph.index(bus)
             let entry = state.sounds[soundSlot]!
             if p.loop && !entry.canLoop {
-                throw .invalidParameter("loop: \(sound) '\(entry.name)' was loaded without a loop region")
+                throw .invalidParameter("VoiceParameters.loop: \(sound) '\(entry.name)' was loaded without a loop region")
             }
             let slot = try takeVoiceSlot(&state)
             var opener: AudioSourceOpener?
@@ -101,7 +101,7 @@ extension Mixer {
     /// - Throws: `idNotFound` for a voice that ended; `invalidParameter`; `commandQueueFull`.
     public func stop(_ voice: VoiceID, fadeOutFrames: Int = 0, atFrame: Int64? = nil) throws(SoundEngineError) {
         try Self.check(frames: fadeOutFrames, "fadeOutFrames")
-        if let atFrame, atFrame < 0 { throw .invalidParameter("stop frame \(atFrame) must be ≥ 0") }
+        if let atFrame, atFrame < 0 { throw .invalidParameter("stop atFrame = \(atFrame): must be ≥ 0") }
         try withVoice(voice) { _ throws(SoundEngineError) in
             try push(
                 .stop(
@@ -163,7 +163,7 @@ extension Mixer {
     ///   a cutoff that is not finite or outside 10…24000 Hz, or a bad
     ///   `rampFrames`; `commandQueueFull`. Nothing changes when it throws.
     public func setLowPass(_ voice: VoiceID, cutoffHz: Float?, rampFrames: Int? = nil) throws(SoundEngineError) {
-        if let cutoffHz { try Self.check(cutoffHz: cutoffHz) }
+        if let cutoffHz { try Self.check(cutoffHz: cutoffHz, "cutoffHz") }
         let ramp = rampFrames ?? configuration.quantumFrames
         try Self.check(frames: ramp, "rampFrames")
         let coefficient = cutoffHz.map { LowPass.coefficient(cutoffHz: $0, sampleRate: outputFormat.sampleRate) } ?? 0
@@ -304,31 +304,35 @@ extension Mixer {
 
     // MARK: - Validation and the pan law
 
-    static func check(volume: Float) throws(SoundEngineError) {
+    // Each refusal names the argument (`name`, as the caller knows it), its
+    // value and the range; NaN and infinities are refused like any value out
+    // of range, so none reaches the render thread.
+
+    static func check(volume: Float, _ name: String = "volume") throws(SoundEngineError) {
         guard volume.isFinite, volume >= 0, volume <= 16 else {
-            throw .invalidParameter("volume \(volume) must be finite, 0…16")
+            throw .invalidParameter("\(name) = \(volume): must be finite, 0…16 (linear gain)")
         }
     }
 
-    static func check(pan: Float) throws(SoundEngineError) {
-        guard pan.isFinite, pan >= -1, pan <= 1 else { throw .invalidParameter("pan \(pan) must be -1…1") }
+    static func check(pan: Float, _ name: String = "pan") throws(SoundEngineError) {
+        guard pan.isFinite, pan >= -1, pan <= 1 else { throw .invalidParameter("\(name) = \(pan): must be -1…1") }
     }
 
-    static func check(cutoffHz: Float) throws(SoundEngineError) {
+    static func check(cutoffHz: Float, _ name: String) throws(SoundEngineError) {
         guard cutoffHz.isFinite, LowPass.cutoffRange.contains(cutoffHz) else {
-            throw .invalidParameter("low-pass cutoff \(cutoffHz) Hz must be finite, 10…24000 Hz")
+            throw .invalidParameter("\(name) = \(cutoffHz): must be finite, a low-pass cutoff of 10…24000 Hz")
         }
     }
 
-    static func check(pitch: Double) throws(SoundEngineError) {
+    static func check(pitch: Double, _ name: String = "pitch") throws(SoundEngineError) {
         guard pitch.isFinite, pitch >= 1.0 / 256, pitch <= 16 else {
-            throw .invalidParameter("pitch \(pitch) must be a ratio 1/256…16")
+            throw .invalidParameter("\(name) = \(pitch): must be a ratio 1/256…16")
         }
     }
 
     static func check(frames: Int, _ what: String) throws(SoundEngineError) {
         guard frames >= 0, frames <= Int(Int32.max) else {
-            throw .invalidParameter("\(what) \(frames) must be 0…\(Int32.max) frames")
+            throw .invalidParameter("\(what) = \(frames): must be 0…\(Int32.max) frames")
         }
     }
 

@@ -152,24 +152,20 @@ package final class Mixer: @unchecked Sendable {
         core.pointee.atomics.pointee.limiter.store(enabled, ordering: .relaxed)  // relaxed: a setting word
     }
 
-    /// `duration` in frames at the current mix rate (rounded to nearest, ≥ 0):
+    /// `duration` in frames at the current mix rate (rounded to nearest),
     /// for the frame counts the other calls take, e.g.
-    /// `stop(voice, fadeOutFrames: mixer.frames(.milliseconds(200)))`.
+    /// `stop(voice, fadeOutFrames: mixer.frames(.milliseconds(200)))`. For
+    /// times already checked or the engine's own: it saturates at 0 and
+    /// 2^31−1 frames rather than trapping (``TimeArgument/frames(_:sampleRate:)``).
     public func frames(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        let exact = (Double(seconds) + Double(attoseconds) * 1e-18) * Double(outputFormat.sampleRate)
-        return max(0, Int(exact.rounded()))
+        TimeArgument.frames(duration, sampleRate: outputFormat.sampleRate)
     }
 
-    /// `duration` in frames, as ``frames(_:)``, after checking it is 0…3600 s
-    /// (an hour: far from `Int32` frame counts, and it catches milliseconds
-    /// passed where seconds were meant).
-    /// - Throws: `invalidParameter` naming `what` and the duration.
+    /// `duration` in frames, as ``frames(_:)``, after checking it with the
+    /// engine's one rule for times: 0…3600 s (``TimeArgument``).
+    /// - Throws: `invalidParameter` naming `what`, the duration and the range.
     public func frames(_ duration: Duration, checking what: String) throws(SoundEngineError) -> Int {
-        guard duration >= .zero, duration <= .seconds(3600) else {
-            throw .invalidParameter("\(what) \(duration) must be 0…3600 s")
-        }
-        return frames(duration)
+        try TimeArgument.frames(duration, what, sampleRate: outputFormat.sampleRate)
     }
 
     /// The mixer clock: frames of all quanta rendered so far (the time base of ``VoiceStart/atFrame(_:)``).

@@ -3,6 +3,10 @@
 /// pitch, no loop, no fade, starting at the next render quantum, the sound's
 /// own interpolation quality (chosen when it was loaded; linear unless said),
 /// no low-pass filter, priority 50, killed when the voice limit leaves it out.
+///
+/// Any values can be stored; `play` checks each field against the range its
+/// doc gives and refuses one outside it (NaN and infinities included) with
+/// `invalidParameter` naming it (`VoiceParameters.<field>`), starting nothing.
 public struct VoiceParameters: Sendable, Hashable {
     /// Linear gain, 0…16 (1 = unchanged).
     public var volume: Float
@@ -63,12 +67,13 @@ public struct VoiceParameters: Sendable, Hashable {
 public enum VoiceStart: Sendable, Hashable {
     /// At the first frame of the next render quantum.
     case immediately
-    /// This many frames into the render quantum that picks the command up.
+    /// This many frames (0…2^31−1) into the render quantum that picks the command up.
     case afterFrames(Int)
-    /// This long after the start of the render quantum that picks the
-    /// command up (converted to frames at the mix rate).
+    /// This long (0…3600 s, the engine's one rule for times) after the start
+    /// of the render quantum that picks the command up (converted to frames
+    /// at the mix rate).
     case after(Duration)
-    /// At this frame of the mixer's clock (``Mixer/renderedFrames`` counts
+    /// At this frame (≥ 0) of the mixer's clock (``Mixer/renderedFrames`` counts
     /// frames of rendered quanta). A time already past starts at the next quantum.
     case atFrame(Int64)
 }

@@ -98,17 +98,26 @@ import Testing
         #expect(source.calls == [3, 512])
     }
 
-    /// Documented: "Traps if the granted format is not float32 (a test bug)".
-    @Test func renderFloatOfAnInt16StreamTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let int16 = StreamFormat(sampleRate: 48_000, channelCount: 2, sampleFormat: .int16)
-            let backend = OfflineBackend(grantedFormat: int16)
-            let source = RampSource(int16)
-            _ = try? backend.open(.test(), render: source.entry, events: EventRecorder().handler)
-            try? backend.perform(.setStreamProperties(StreamProperties(mediaRole: .game, echoCancellation: false)))
-            try? backend.setPaused(false)
-            withExtendedLifetime(source) { _ = backend.renderFloat(frames: 4) }
-        }
+    /// An int16 stream's samples come back scaled to -1…1 (no trap: a game's
+    /// test with `sampleFormat = .int16` may call it).
+    @Test func renderFloatOfAnInt16StreamIsScaled() throws {
+        let int16 = StreamFormat(sampleRate: 48_000, channelCount: 2, sampleFormat: .int16)
+        let backend = OfflineBackend(grantedFormat: int16)
+        let source = RampSource(int16)
+        try openRunning(backend, source)
+        #expect(backend.renderFloat(frames: 2) == [0, 1, 2, 3].map { Float($0) / 32768 })
+    }
+
+    /// A frame count out of range renders what it can instead of trapping:
+    /// a negative one nothing, a huge one the most one call renders.
+    @Test func frameCountsOutOfRangeAreClamped() throws {
+        let backend = OfflineBackend()
+        let source = RampSource(.stereoFloat)
+        try openRunning(backend, source)
+        #expect(backend.render(frames: -1) == [])
+        #expect(backend.renderFloat(frames: .min) == [])
+        #expect(backend.render(frames: .max)?.count == (1 << 20) * 8)
+        #expect(source.calls == [0, 0, 1 << 20])
     }
 
     @Test func pausingStopsRenderingAndResumingContinues() throws {

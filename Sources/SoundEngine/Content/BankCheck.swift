@@ -4,7 +4,8 @@ import SoundCore
 /// The load-time check of a bank against what is loaded: no name of it may
 /// collide with another loaded bank's (by name or by ID), and every name it
 /// uses must resolve — in the bank, or, for buses, state and switch groups
-/// and events, in a loaded bank. A `Bank` from the parser has passed its own
+/// and events, in a loaded bank, and every value must keep the ranges of a
+/// bank file (BankCheck+Values). A `Bank` from the parser has passed its own
 /// checks; one built in code (tools, tests) gets the same guarantees here.
 struct BankCheck {
     let bank: Bank
@@ -19,6 +20,7 @@ struct BankCheck {
 
     func run() throws(SoundEngineError) {
         guard !bank.name.isEmpty else { throw .invalidParameter("bank name must not be empty") }
+        try values()
         if let other = s.banks[id] {
             throw other.bank.name == bank.name
                 ? .invalidParameter("bank '\(bank.name)' is already loaded")

@@ -6,6 +6,7 @@ import SoundMixer
 /// Loading and unloading banks: all or nothing.
 extension ContentEngine {
     func loadBank(path: String, options: BankLoadOptions) throws(SoundEngineError) -> BankID {
+        try Playback.checkPath(path, "loadBank path")
         var options = options
         // The buses of banks already loaded may be named by this one.
         options.existingBuses.formUnion(try state.withLock { s throws(SoundEngineError) in

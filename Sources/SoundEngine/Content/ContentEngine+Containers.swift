@@ -69,10 +69,13 @@ extension ContentEngine {
         let recent = Set(history.suffix(avoid))
         let candidates = (0..<count).filter { !recent.contains($0) }
         // A missing weight counts 1; a non-positive one never wins unless all are.
-        let w = candidates.map { i -> Double in
+        var w = candidates.map { i -> Double in
             let weight = i < weights.count ? weights[i] : 1
             return weight.isFinite && weight > 0 ? weight : 0
         }
+        // Only the ratios matter: huge weights whose sum overflows are scaled
+        // down (Double.random traps on an infinite range).
+        if !w.reduce(0, +).isFinite, let largest = w.max() { w = w.map { $0 / largest } }
         let total = w.reduce(0, +)
         var pick = candidates[Int.random(in: 0..<candidates.count)]
         if total > 0 {

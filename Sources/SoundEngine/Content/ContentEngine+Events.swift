@@ -70,12 +70,12 @@ extension ContentEngine {
     }
 
     func stopPlayingID(_ id: PlayingID, fadeOut: Duration) throws(SoundEngineError) {
-        try checkFade(fadeOut, "fadeOut")
+        try TimeArgument.check(fadeOut, "stopPlayingID fadeOut")
         try withState { s throws(SoundEngineError) in stop(id, fade: fadeOut, &s) }
     }
 
     func stopAll(gameObject: GameObjectID, fadeOut: Duration) throws(SoundEngineError) {
-        try checkFade(fadeOut, "fadeOut")
+        try TimeArgument.check(fadeOut, "stopAll fadeOut")
         try withState { s throws(SoundEngineError) in
             try requireRegistered(gameObject, s)
             for (id, p) in s.playings where p.gameObject == gameObject { stop(id, fade: fadeOut, &s) }
@@ -83,10 +83,6 @@ extension ContentEngine {
     }
 
     func isPlaying(_ id: PlayingID) -> Bool { state.withLock { $0.playings[id] != nil } }
-
-    func checkFade(_ fade: Duration, _ name: String) throws(SoundEngineError) {
-        guard fade >= .zero else { throw .invalidParameter("\(name) \(fade) must not be negative") }
-    }
 
     // MARK: - Actions
 

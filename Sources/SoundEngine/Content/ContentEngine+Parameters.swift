@@ -6,8 +6,8 @@ extension ContentEngine {
     func setRTPCValue(_ rtpc: ContentRef, _ value: Double, gameObject: GameObjectID?, interpolation: Duration)
         throws(SoundEngineError)
     {
-        guard value.isFinite else { throw .invalidParameter("RTPC \(rtpc) value \(value) must be finite") }
-        try checkFade(interpolation, "interpolation")
+        guard value.isFinite else { throw .invalidParameter("setRTPCValue value = \(value) (RTPC \(rtpc)): must be finite") }
+        try TimeArgument.check(interpolation, "setRTPCValue interpolation")
         try withState { s throws(SoundEngineError) in
             let definition = try rtpc.resolve(s.rtpcs, "RTPC") { $0.name }
             if let gameObject { try requireRegistered(gameObject, s) }

@@ -194,7 +194,7 @@ final class ContentEngine: Sendable {
     /// Runs `body` on the timer queue after `delay`, under the lock, unless
     /// the engine closed. Returns at once.
     func after(_ delay: Duration, _ body: @escaping @Sendable (inout ContentState) -> Void) {
-        let nanos = Int(max(0, min(delay.seconds, 1e7)) * 1e9)
+        let nanos = Int(max(0, min(TimeArgument.seconds(delay), 1e7)) * 1e9)
         timers.asyncAfter(deadline: .now() + .nanoseconds(nanos)) { [weak self] in
             guard let self else { return }
             let queued = self.state.withLock { s in

@@ -39,11 +39,3 @@ struct Ramp: Sendable {
         self = Ramp(from: value(at: now), to: target, over: duration, now: now)
     }
 }
-
-extension Duration {
-    /// Seconds as a Double.
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) * 1e-18
-    }
-}

@@ -22,7 +22,8 @@ extension SoundEngineInstance {
     ///   `invalidParameter` naming both banks when a name (sound, container,
     ///   event, bus, RTPC, state or switch group) is already defined by a
     ///   loaded bank, or the bank is loaded; `fileNotFound`/`invalidFile`
-    ///   naming a sound file that does not decode; `maxReached` for sounds or buses.
+    ///   naming a sound file that does not decode; `invalidParameter` for a
+    ///   path with a NUL character; `maxReached` for sounds or buses.
     @discardableResult
     public func loadBank(path: String, options: BankLoadOptions = BankLoadOptions()) throws(SoundEngineError) -> BankID {
         try checkAlive()
@@ -30,9 +31,12 @@ extension SoundEngineInstance {
     }
 
     /// Loads a bank built in code (tools, tests) with the same checks and
-    /// guarantees as ``loadBank(path:options:)``; in addition every name it
-    /// uses must resolve (in it, or for buses, groups and posted events, in a
-    /// loaded bank), else `idNotFound` naming it.
+    /// guarantees as ``loadBank(path:options:)``: every value must keep the
+    /// range a bank file's would (docs/banks.md; volumes, pitches, curves,
+    /// weights, priorities, marker times, and every time 0…3600 s), else
+    /// `invalidParameter` naming the bank, the definition and the field; and
+    /// every name it uses must resolve (in it, or for buses, groups and
+    /// posted events, in a loaded bank), else `idNotFound` naming it.
     @discardableResult
     public func loadBank(_ bank: Bank) throws(SoundEngineError) -> BankID {
         try checkAlive()
@@ -134,7 +138,8 @@ extension SoundEngineInstance {
     /// cancelled and its voices fade out over `fadeOut` (at least the
     /// de-click fade). A playing ID that has already ended is ignored (it may
     /// have ended while the call was on its way).
-    /// - Throws: `invalidParameter` for a negative fade.
+    /// - Throws: `invalidParameter` naming `fadeOut` when it is negative or
+    ///   over an hour (the one rule for times, docs/input-validation.md).
     public func stopPlayingID(_ playing: PlayingID, fadeOut: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
         try content.stopPlayingID(playing, fadeOut: fadeOut)
@@ -142,7 +147,9 @@ extension SoundEngineInstance {
 
     /// Stops every posting on one game object (Wwise `StopAll(gameObject)`).
     /// ``stopAll(fadeOut:)`` stops every voice of the engine.
-    /// - Throws: `idNotFound` when the object is not registered; `invalidParameter`.
+    /// - Throws: `idNotFound` when the object is not registered;
+    ///   `invalidParameter` for an invalid game object ID, or naming
+    ///   `fadeOut` when it is negative or over an hour.
     public func stopAll(gameObject: GameObjectID, fadeOut: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
         try content.stopAll(gameObject: gameObject, fadeOut: fadeOut)
@@ -160,8 +167,10 @@ extension SoundEngineInstance {
     /// and the bound volumes, pitches and filters follow their curves on the
     /// way (re-evaluated every 16 ms).
     /// - Throws: `idNotFound` for an unknown RTPC or unregistered game
-    ///   object; `invalidParameter` for a value that is not finite or a
-    ///   negative interpolation.
+    ///   object; `invalidParameter` naming `value` when it is NaN or
+    ///   infinite (a finite value out of the RTPC's range is clamped, as
+    ///   Wwise does), or naming `interpolation` when it is negative or over
+    ///   an hour (the one rule for times, docs/input-validation.md).
     public func setRTPCValue(
         _ rtpc: String, _ value: Double, gameObject: GameObjectID? = nil, interpolation: Duration = .zero
     ) throws(SoundEngineError) {

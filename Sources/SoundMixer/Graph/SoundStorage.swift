@@ -14,17 +14,19 @@ struct SoundStorage: @unchecked Sendable {
 
     /// Copies `audio` into the layout, in memory from `allocate` (called once
     /// with a byte count). Throws `invalidParameter` for an empty sound, a
-    /// rate out of range or a bad loop region (before allocating).
+    /// rate or channel count out of range, a partial frame, a sample that is
+    /// not finite or a bad loop region (before allocating).
     init(
         _ audio: DecodedAudio, name: String, loop: LoopRegion?, markers: [Int] = [],
         allocate: (Int) -> SoundArena.Allocation
     ) throws(SoundEngineError) {
+        if let problem = audio.problem { throw .invalidParameter("sound '\(name)': \(problem)") }
         let frames = audio.frameCount
         guard frames > 0, frames < Int(Int32.max) else {
-            throw .invalidParameter("sound '\(name)' has \(frames) frames; it needs 1…\(Int32.max - 1)")
+            throw .invalidParameter("sound '\(name)': samples hold \(frames) frames; a sound needs 1…\(Int32.max - 1)")
         }
         guard (1000...768_000).contains(audio.sampleRate) else {
-            throw .invalidParameter("sound '\(name)' has sampleRate \(audio.sampleRate); it must be 1000…768000")
+            throw .invalidParameter("sound '\(name)': sampleRate = \(audio.sampleRate): must be 1000…768000")
         }
         var loopStart = 0, loopEnd = 0, inner = false
         if let loop {
