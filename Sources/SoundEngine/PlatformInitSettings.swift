@@ -83,9 +83,9 @@ public struct PlatformInitSettings: Sendable {
 public struct CrashRepair: Sendable, Hashable {
     /// Start a guardian process with the first change to another
     /// application's stream: the game's own executable run again, which a
-    /// constructor of this library turns into the guardian before `main`.
-    /// Default `true`; with `false` (or when SoundEngine is not linked into
-    /// the main executable) a crash is repaired at the next start only.
+    /// constructor of this library turns into the guardian before `main`
+    /// (a C or C++ game's run again preloads libsoundengine.so for that).
+    /// Default `true`; with `false` a crash is repaired at the next start only.
     public var guardianProcess = true
     /// Where the journals live; `nil` (default) is
     /// `$XDG_RUNTIME_DIR/soundengine` (or `/tmp/soundengine-<uid>`). It must
