@@ -72,7 +72,10 @@ let package = Package(
         // The C API: the header (and the per-thread last error, in C), and its
         // Swift implementation, one `@c @implementation` per header function.
         .target(name: "CSoundEngineABI"),
-        .target(name: "SoundEngineC", dependencies: ["SoundEngine", "CSoundEngineABI"], swiftSettings: strict),
+        .target(
+            name: "SoundEngineC",
+            dependencies: ["SoundEngine", "SoundSession", "SoundMixer", "SoundBackend", "SoundCore", "CSoundEngineABI"],
+            swiftSettings: strict),
 
         // MARK: - Examples
         .executableTarget(
@@ -107,7 +110,7 @@ let package = Package(
 
         .executableTarget(
             name: "callbench",
-            dependencies: ["SoundEngine", "SoundServerSupport"],
+            dependencies: ["SoundEngine", "SoundContent", "SoundServerSupport"],
             path: "Benchmarks/callbench",
             swiftSettings: strict
         ),
@@ -137,7 +140,10 @@ let package = Package(
         .testTarget(name: "SoundBackendTests", dependencies: ["SoundBackend", "SoundSession", "SoundCore"]),
         .testTarget(
             name: "IntegrationDemoTests",
-            dependencies: ["IntegrationDemo", "SoundEngine", "SoundServerSupport"]
+            dependencies: [
+                "IntegrationDemo", "SoundEngine", "SoundCore", "SoundSession", "SoundMixer", "SoundBackend", "SoundContent",
+                "SoundServerSupport",
+            ]
         ),
         .testTarget(
             name: "PulseAudioBackendTests",
@@ -148,7 +154,8 @@ let package = Package(
         .testTarget(
             name: "SoundEngineTests",
             dependencies: [
-                "SoundEngine", "SoundCore", "PulseAudioBackend", "CAllocationCounter", "SoundServerSupport",
+                "SoundEngine", "SoundCore", "SoundSession", "SoundMixer", "SoundBackend", "SoundContent",
+                "PulseAudioBackend", "CAllocationCounter", "SoundServerSupport",
             ]
         ),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SoundContent  // the bank built in code (package: a game loads bank files)
 import SoundEngine
 import SoundServerSupport
 import Synchronization
@@ -118,7 +119,7 @@ final class CorkWatch: SoundLogger {
 
     var count: Int { corks.load(ordering: .acquiring) }  // acquiring: pairs with log's releasing add
 
-    func log(_ level: LogLevel, _ message: String) {
+    func log(_ level: SoundEngine.LogLevel, _ message: String) {
         if level == .debug, message.hasPrefix("idle for "), message.hasSuffix(": stream corked") {
             corks.add(1, ordering: .releasing)
         }
@@ -133,12 +134,12 @@ final class CallBench {
     static let applicationName = "callbench"
     static let idleCorkTimeout: Duration = .milliseconds(200)
     static let event = "Blip"
-    static let object = GameObjectID(1)
+    static let object = SoundEngine.GameObjectID(1)
 
     let address: String
     let engine: SoundEngineInstance
     let corks: CorkWatch
-    let sound: SoundID
+    let sound: SoundEngine.SoundID
     let reps: Int
     let verbose: Bool
     private let folder: String
@@ -162,7 +163,7 @@ final class CallBench {
         do {
             let rate = 48_000  // 20 ms of 1 kHz: 20 whole cycles
             let samples = (0..<rate / 50).map { 0.25 * Float(sin(2 * Double.pi * 1000 * Double($0) / Double(rate))) }
-            sound = try engine.loadSound(DecodedAudio(sampleRate: rate, channelCount: 1, samples: samples), name: "blip")
+            sound = try engine.loadSound(SoundEngine.DecodedAudio(sampleRate: rate, channelCount: 1, samples: samples), name: "blip")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let file = folder + "/blip.wav"
             guard FileManager.default.createFile(atPath: file, contents: WaveFile.monoFloat32(samples, rate: rate)) else {
@@ -191,7 +192,7 @@ final class CallBench {
 
     /// What the server calls itself.
     var serverName: String {
-        let granted = engine.grantedStream
+        let granted = engine.outputStream
         return "\(granted.serverName) \(granted.serverVersion)"
     }
 
@@ -204,7 +205,7 @@ final class CallBench {
     private func call(_ call: Call) throws {
         switch call {
         case .play: try engine.play(sound)
-        case .postEvent: try engine.postEvent(Self.event, on: Self.object)
+        case .postEvent: try engine.postEvent(.init(Self.event), on: Self.object)
         case .reference: referenceSink &+= reference.run()
         }
     }
@@ -248,7 +249,7 @@ final class CallBench {
     func measureRunning() throws -> [Series] {
         var series = Call.engine.map { Series(call: $0, condition: .running) }
         var warm = Call.engine.map { Series(call: $0, condition: .runningWarm) }
-        let keeper = try engine.play(sound, VoiceParameters(volume: 0, loop: true))
+        let keeper = try engine.play(sound, SoundEngine.PlayParameters(volume: 0, loop: true))
         defer { try? engine.stop(keeper) }
         try waitUntil("the server lists our stream uncorked") { try streamCorked() == false }
         let corksBefore = corks.count

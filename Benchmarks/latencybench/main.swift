@@ -59,10 +59,10 @@ func parse() -> Options {
 let options = parse()
 
 /// 16 one-second sources shared by the voices, as a game shares its sounds.
-func sources() -> [DecodedAudio] {
+func sources() -> [SoundEngine.DecodedAudio] {
     (0..<16).map { i in
         let f = 110.0 * pow(2, Double(i) / 4)
-        return DecodedAudio(sampleRate: 48_000, channelCount: 1, samples: (0..<48_000).map { n in
+        return SoundEngine.DecodedAudio(sampleRate: 48_000, channelCount: 1, samples: (0..<48_000).map { n in
             Float(sin(2 * Double.pi * f * Double(n) / 48_000))
         })
     }
@@ -82,13 +82,12 @@ do {
 } catch {
     fail("cannot start the engine: \(error)")
 }
-let engine = try SoundEngine.current
-let sounds = try sources().enumerated().map { try engine.loadSound($1, name: "source \($0)") }
+let sounds = try sources().enumerated().map { try SoundEngine.loadSound($1, name: "source \($0)") }
 for i in 0..<options.voices {
-    let parameters = VoiceParameters(
+    let parameters = SoundEngine.PlayParameters(
         volume: 1 / Float(options.voices), pan: Float(i % 9) / 4 - 1, pitch: 0.9 + 0.2 * Double(i) / Double(options.voices),
         loop: true)
-    try engine.play(sounds[i % sounds.count], parameters)
+    try SoundEngine.play(sounds[i % sounds.count], parameters)
 }
 
 // Load: one spinning process per requested CPU.
@@ -100,12 +99,12 @@ for _ in 0..<options.load {
     argv.forEach { free($0) }
 }
 
-let start = engine.statistics
+let start = try SoundEngine.statistics
 var latencies: [Double] = []
 let deadline = Date().addingTimeInterval(options.seconds)
 while Date() < deadline {
     Thread.sleep(forTimeInterval: 0.1)
-    if let l = engine.outputLatency {
+    if let l = try SoundEngine.outputLatency {
         latencies.append(Double(l.components.seconds) * 1000 + Double(l.components.attoseconds) / 1e15)
     }
 }
@@ -114,8 +113,8 @@ for pid in burners {
     var status: Int32 = 0
     waitpid(pid, &status, 0)
 }
-let end = engine.statistics
-let granted = engine.grantedStream
+let end = try SoundEngine.statistics
+let granted = try SoundEngine.outputStream
 SoundEngine.terminate()
 
 latencies.sort()
@@ -124,7 +123,7 @@ func pct(_ sorted: [Double], _ p: Double) -> Double {
 }
 let mean = latencies.isEmpty ? Double.nan : latencies.reduce(0, +) / Double(latencies.count)
 let requested = platform.latency
-let underflows = end.output.underflows - start.output.underflows
+let underflows = end.underflows - start.underflows
 let fields: [(String, String)] = [
     ("bench", "\"latency\""), ("voices", "\(options.voices)"), ("seconds", "\(options.seconds)"),
     ("profile", "\"\(options.profile)\""), ("server", "\"\(granted.serverName) \(granted.serverVersion)\""),
@@ -136,7 +135,7 @@ let fields: [(String, String)] = [
                           latencies.first ?? .nan, mean, pct(latencies, 0.5), pct(latencies, 0.99), latencies.last ?? .nan, latencies.count)),
     ("underflows", "\(underflows)"),
     ("render_calls", "\(end.output.renderCalls - start.output.renderCalls)"),
-    ("frames", "\(end.output.framesRendered - start.output.framesRendered)"),
+    ("frames", "\(end.framesRendered - start.framesRendered)"),
 ]
 if options.json {
     print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")

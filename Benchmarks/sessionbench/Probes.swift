@@ -29,8 +29,8 @@ final class CallbackLog: Sendable {
     private let entries = Mutex<[Entry]>([])
 
     /// Callbacks that time-stamp and append what they are told.
-    var callbacks: AudioCallbacks {
-        var c = AudioCallbacks()
+    var callbacks: PlatformInitSettings.AudioCallbacks {
+        var c = PlatformInitSettings.AudioCallbacks()
         c.interruptionCallback = { [self] in append(.interruption($0)) }
         c.routeChangeCallback = { [self] in append(.routeChange($0)) }
         c.mediaServicesLostCallback = { [self] in append(.mediaServicesWereLost) }

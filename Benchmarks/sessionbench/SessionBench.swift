@@ -29,15 +29,15 @@ final class SessionBench {
         var platform = SoundEngine.defaultPlatformInitSettings()
         platform.serverAddress = server.address
         platform.applicationName = Self.applicationName
-        platform.audioSession = SessionConfiguration(category: .playback)
+        platform.audioSession = AudioSession.Configuration(category: .playback)
         platform.audioCallbacks = log.callbacks
         do {
             engine = try SoundEngineInstance(InitSettings(), platform)
             let rate = 48_000  // one second of 440 Hz: a whole number of cycles, so the loop is seamless
-            let tone = DecodedAudio(sampleRate: rate, channelCount: 1, samples: (0..<rate).map {
+            let tone = SoundEngine.DecodedAudio(sampleRate: rate, channelCount: 1, samples: (0..<rate).map {
                 0.5 * Float(sin(2 * Double.pi * 440 * Double($0) / Double(rate)))
             })
-            try engine.play(try engine.loadSound(tone, name: "tone"), VoiceParameters(loop: true))
+            try engine.play(try engine.loadSound(tone, name: "tone"), SoundEngine.PlayParameters(loop: true))
         } catch {
             server.stop()
             throw error
@@ -52,7 +52,7 @@ final class SessionBench {
 
     /// What the server calls itself.
     var serverVersion: String {
-        let granted = engine.grantedStream
+        let granted = engine.outputStream
         return "\(granted.serverName) \(granted.serverVersion)"
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SoundContent  // the bank model, to check banks before the engine starts (a QA tool's job, not a game's)
 import SoundEngine
 
 /// The banks the demo loads (`--bank`, or the demo bank), parsed before the
@@ -11,7 +12,7 @@ struct DemoBanks {
 
     /// The game object `--post` and commands without `gameObject` use:
     /// registered at start, at the origin, where the (implicit) listener is.
-    static let defaultGameObject = GameObjectID(1)
+    static let defaultGameObject = SoundEngine.GameObjectID(1)
     static let defaultGameObjectName = "Demo"
 
     /// A bank that could not be parsed: every issue, with its JSON path.
@@ -44,12 +45,13 @@ struct DemoBanks {
         }
     }
 
-    /// Loads every bank into the running engine, in order; on a failure,
+    /// Loads every bank into the running engine from its file, as a game
+    /// does, in order; on a failure,
     /// stops there and returns the bank's path and the engine's error.
     func load() -> (path: String, error: SoundEngineError)? {
-        for (path, bank) in banks {
+        for (path, _) in banks {
             do {
-                try SoundEngine.loadBank(bank)
+                try SoundEngine.loadBank(path: path)
             } catch {
                 return (path, error)
             }

@@ -4,28 +4,30 @@ import SoundEngine
 /// docs/integration-demo.md), checked: every field has its type and value.
 /// The names are a contract, like the event names.
 enum DemoCommand: Sendable {
-    case setActive(Bool, SetActiveOptions)
+    case setActive(Bool, AudioSession.SetActiveOptions)
     /// `nil` keeps the current value.
-    case setSession(category: Category?, options: CategoryOptions?, mode: Mode?)
-    case overrideOutputAudioPort(PortOverride)
+    case setSession(category: AudioSession.Category?, options: AudioSession.CategoryOptions?, mode: AudioSession.Mode?)
+    case overrideOutputAudioPort(AudioSession.PortOverride)
     /// `nil` returns to the default input.
     case setPreferredInput(uid: String?)
-    case appState(ApplicationState)
-    case suspend(renderAnyway: Bool, fadeOut: Bool)
+    case appState(SoundEngine.ApplicationState)
+    /// The contract's `fadeOut` flag is checked but changes nothing: the
+    /// engine always fades over one quantum (decision 0013).
+    case suspend(renderAnyway: Bool)
     case wakeup
     /// `file` `nil` plays the bundled chime.
     case play(file: String?, loop: Bool, bus: DemoBus)
-    case stopAll(fadeOut: Duration)
+    case stopAll(fade: Duration)
     case muteBackgroundMusic(Bool)
     case route
     /// `gameObject` nil: the default game object (``DemoBanks/defaultGameObject``).
-    case postEvent(event: String, gameObject: GameObjectID?)
-    case stopPlayingID(PlayingID, fadeOut: Duration)
-    case setRTPC(name: String, value: Double, gameObject: GameObjectID?, interpolation: Duration)
+    case postEvent(event: String, gameObject: SoundEngine.GameObjectID?)
+    case stopPlayingID(SoundEngine.PlayingID, fade: Duration)
+    case setRTPC(name: String, value: Double, gameObject: SoundEngine.GameObjectID?, ramp: Duration)
     case setState(group: String, state: String)
-    case setSwitch(group: String, value: String, gameObject: GameObjectID?)
-    case setPosition(GameObjectID?, Vector3)
-    case registerGameObject(GameObjectID, name: String?)
+    case setSwitch(group: String, value: String, gameObject: SoundEngine.GameObjectID?)
+    case setPosition(SoundEngine.GameObjectID?, SoundEngine.Vector3)
+    case registerGameObject(SoundEngine.GameObjectID, name: String?)
     case loadBank(file: String)
     case quit
 
@@ -195,7 +197,8 @@ private struct Fields {
             let state = try requiredChoice("state", ["background", "foreground"])
             return .appState(state == "background" ? .background : .foreground)
         case "suspend":
-            return .suspend(renderAnyway: try bool("renderAnyway") ?? false, fadeOut: try bool("fadeOut") ?? true)
+            _ = try bool("fadeOut")
+            return .suspend(renderAnyway: try bool("renderAnyway") ?? false)
         case "wakeup":
             return .wakeup
         case "play":
@@ -204,7 +207,7 @@ private struct Fields {
             if file?.isEmpty == true { throw InvalidCommand("play: 'file' is empty; omit it to play the chime") }
             return .play(file: file, loop: try bool("loop") ?? false, bus: bus)
         case "stopAll":
-            return .stopAll(fadeOut: try seconds("fadeOut") ?? .zero)
+            return .stopAll(fade: try seconds("fadeOut") ?? .zero)
         case "muteBackgroundMusic":
             return .muteBackgroundMusic(try requiredBool("mute"))
         case "route":
@@ -216,12 +219,12 @@ private struct Fields {
             guard case .number(let text) = value, let id = UInt32(text) else {
                 throw bad("playingID", "a playing ID (a whole number from 1 to 4294967295)", got: value)
             }
-            return .stopPlayingID(PlayingID(rawValue: id), fadeOut: try seconds("fadeOut") ?? .zero)
+            return .stopPlayingID(SoundEngine.PlayingID(rawValue: UInt64(id)), fade: try seconds("fadeOut") ?? .zero)
         case "setRTPC":
             let name = try requiredString("name", "an RTPC name")
             guard let value = try number("value") else { throw missing("value", "a number") }
             return .setRTPC(name: name, value: value, gameObject: try gameObject(),
-                            interpolation: try seconds("interpolation") ?? .zero)
+                            ramp: try seconds("interpolation") ?? .zero)
         case "setState":
             return .setState(group: try requiredString("group", "a state group name"),
                              state: try requiredString("state", "a state name"))
@@ -234,7 +237,7 @@ private struct Fields {
                 guard let v = try number(key) else { throw missing(key, "a number") }
                 xyz.append(Float(v))
             }
-            return .setPosition(try gameObject(), Vector3(x: xyz[0], y: xyz[1], z: xyz[2]))
+            return .setPosition(try gameObject(), SoundEngine.Vector3(x: xyz[0], y: xyz[1], z: xyz[2]))
         case "registerGameObject":
             guard let id = try gameObject() else { throw missing("gameObject", "a game object ID") }
             return .registerGameObject(id, name: try string("name", "a name"))
@@ -267,35 +270,35 @@ private struct Fields {
 
     /// `gameObject`: a whole number 0…2^64-1 (0 and 2^64-1 reach the engine,
     /// which refuses them as invalid IDs); nil when absent.
-    func gameObject() throws(InvalidCommand) -> GameObjectID? {
+    func gameObject() throws(InvalidCommand) -> SoundEngine.GameObjectID? {
         guard let value = object["gameObject"] else { return nil }
         guard case .number(let text) = value, let id = UInt64(text) else {
             throw bad("gameObject", "a game object ID (a whole number from 1 to 18446744073709551614)", got: value)
         }
-        return GameObjectID(id)
+        return SoundEngine.GameObjectID(id)
     }
 
-    func category() throws(InvalidCommand) -> Category? {
-        let expected = "a category: \(Category.names.joined(separator: ", "))"
+    func category() throws(InvalidCommand) -> AudioSession.Category? {
+        let expected = "a category: \(AudioSession.Category.names.joined(separator: ", "))"
         guard let name = try string("category", expected) else { return nil }
-        guard let category = Category(named: name) else { throw bad("category", expected, got: .string(name)) }
+        guard let category = AudioSession.Category(named: name) else { throw bad("category", expected, got: .string(name)) }
         return category
     }
 
-    func mode() throws(InvalidCommand) -> Mode? {
-        let expected = "a mode: \(Mode.names.joined(separator: ", "))"
+    func mode() throws(InvalidCommand) -> AudioSession.Mode? {
+        let expected = "a mode: \(AudioSession.Mode.names.joined(separator: ", "))"
         guard let name = try string("mode", expected) else { return nil }
-        guard let mode = Mode(named: name) else { throw bad("mode", expected, got: .string(name)) }
+        guard let mode = AudioSession.Mode(named: name) else { throw bad("mode", expected, got: .string(name)) }
         return mode
     }
 
-    func options() throws(InvalidCommand) -> CategoryOptions? {
-        let expected = "a list of option names from \(CategoryOptions.names.joined(separator: ", "))"
+    func options() throws(InvalidCommand) -> AudioSession.CategoryOptions? {
+        let expected = "a list of option names from \(AudioSession.CategoryOptions.names.joined(separator: ", "))"
         guard let value = object["options"] else { return nil }
         guard case .array(let items) = value else { throw bad("options", expected, got: value) }
-        var options: CategoryOptions = []
+        var options: AudioSession.CategoryOptions = []
         for item in items {
-            guard case .string(let name) = item, let option = CategoryOptions(named: name) else {
+            guard case .string(let name) = item, let option = AudioSession.CategoryOptions(named: name) else {
                 throw InvalidCommand("setSession: 'options' has \(item.typeName) \(item.json); expected \(expected)")
             }
             options.insert(option)

@@ -4,7 +4,7 @@ import SoundEngine
 /// The demo's command line, parsed and checked before anything starts.
 struct DemoOptions {
     var headless = false
-    var session = SessionConfiguration()
+    var session = AudioSession.Configuration()
     var files: [String] = []
     /// `--bank FILE`, in order; checked to exist here, parsed and loaded at start.
     var banks: [String] = []
@@ -14,7 +14,7 @@ struct DemoOptions {
     var seconds: Double? = nil
     var server: String? = nil
     var loop = false
-    var latency: LatencyRequest = .default
+    var latency: PlatformInitSettings.Latency = .default
     /// `--idle-cork`: seconds without sound before the stream is corked; nil: never.
     var idleCork: Duration? = PlatformInitSettings().idleCorkTimeout
     /// `--help`: print ``usage`` on stdout and exit 0, starting nothing.
@@ -28,9 +28,9 @@ struct DemoOptions {
 
           --headless        no menu: play, print one JSON object per event on stdout,
                             act on JSON commands read from stdin, exit
-          --category C      \(Category.names.joined(separator: ", "))
-          --options a,b     \(CategoryOptions.names.joined(separator: ", "))
-          --mode M          \(Mode.names.joined(separator: ", "))
+          --category C      \(AudioSession.Category.names.joined(separator: ", "))
+          --options a,b     \(AudioSession.CategoryOptions.names.joined(separator: ", "))
+          --mode M          \(AudioSession.Mode.names.joined(separator: ", "))
           --play FILE       a sound file to play (repeatable); default: the bundled chime
                             (headless, when there is no --bank either)
           --bank FILE       a bank file to load (repeatable); interactive default: the demo bank
@@ -74,23 +74,23 @@ struct DemoOptions {
             case "--low-latency": latency = .low
             case "--category":
                 let name = try value(arg)
-                guard let c = Category(named: name) else {
-                    throw Invalid(message: "unknown category '\(name)'; expected one of \(Category.names.joined(separator: ", "))")
+                guard let c = AudioSession.Category(named: name) else {
+                    throw Invalid(message: "unknown category '\(name)'; expected one of \(AudioSession.Category.names.joined(separator: ", "))")
                 }
                 session.category = c
             case "--options":
-                var options: CategoryOptions = []
+                var options: AudioSession.CategoryOptions = []
                 for name in try value(arg).split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                    guard let o = CategoryOptions(named: name) else {
-                        throw Invalid(message: "unknown option '\(name)'; expected \(CategoryOptions.names.joined(separator: ", "))")
+                    guard let o = AudioSession.CategoryOptions(named: name) else {
+                        throw Invalid(message: "unknown option '\(name)'; expected \(AudioSession.CategoryOptions.names.joined(separator: ", "))")
                     }
                     options.insert(o)
                 }
                 session.categoryOptions = options
             case "--mode":
                 let name = try value(arg)
-                guard let m = Mode(named: name) else {
-                    throw Invalid(message: "unknown mode '\(name)'; expected one of \(Mode.names.joined(separator: ", "))")
+                guard let m = AudioSession.Mode(named: name) else {
+                    throw Invalid(message: "unknown mode '\(name)'; expected one of \(AudioSession.Mode.names.joined(separator: ", "))")
                 }
                 session.mode = m
             case "--play":

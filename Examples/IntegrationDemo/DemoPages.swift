@@ -13,9 +13,9 @@ enum PageObject {
     /// The player: footsteps, music, dialogue (at the listener).
     static let player = DemoBanks.defaultGameObject
     /// The car of the RPM page (at the listener).
-    static let car = GameObjectID(2)
+    static let car = SoundEngine.GameObjectID(2)
     /// The emitter circling the listener on the 3D page.
-    static let emitter = GameObjectID(3)
+    static let emitter = SoundEngine.GameObjectID(3)
 }
 
 /// Footsteps page: the surface (a switch on the player) and walking.
@@ -38,8 +38,8 @@ struct FootstepsModel: Equatable {
 struct EngineModel: Equatable {
     static let range = 0.0...8000.0
     static let step = 500.0
-    /// How long the sound takes to follow a change (setRTPCValue's interpolation).
-    static let interpolation: Duration = .milliseconds(300)
+    /// How long the sound takes to follow a change (setRTPCValue's ramp).
+    static let ramp: Duration = .milliseconds(300)
 
     var rpm = 800.0
     var running = false
@@ -72,9 +72,9 @@ struct OrbitModel: Equatable {
     }
 
     /// Where the emitter is after `seconds` (Wwise axes: X right, Y up, Z forward).
-    func position(after seconds: Double) -> Vector3 {
+    func position(after seconds: Double) -> SoundEngine.Vector3 {
         let a = degrees(after: seconds) * .pi / 180
-        return Vector3(x: Float(radius * sin(a)), y: 0, z: Float(radius * cos(a)))
+        return SoundEngine.Vector3(x: Float(radius * sin(a)), y: 0, z: Float(radius * cos(a)))
     }
 
     /// Where it is heard from: front, right, behind, left (45° sectors).
@@ -112,18 +112,18 @@ extension InteractiveDemo {
             try SoundEngine.registerGameObject(PageObject.player, name: "Player")
             try SoundEngine.registerGameObject(PageObject.car, name: "Car")
             try SoundEngine.registerGameObject(PageObject.emitter, name: "Emitter")
-            for object in [PageObject.player, PageObject.car] { try SoundEngine.setPosition(object, position: .zero) }
-            try SoundEngine.setPosition(PageObject.emitter, position: OrbitModel().position(after: 0))
+            for object in [PageObject.player, PageObject.car] { try SoundEngine.setPosition(object, .zero) }
+            try SoundEngine.setPosition(PageObject.emitter, OrbitModel().position(after: 0))
         }
         return true
     }
 
-    func post(_ event: String, on object: GameObjectID) {
-        report { try SoundEngine.postEvent(event, on: object) }
+    func post(_ event: String, on object: SoundEngine.GameObjectID) {
+        report { try SoundEngine.postEvent(.init(event), on: object) }
     }
 
     /// Flips `flag` and posts `start` when it turns on, `stop` when it turns off.
-    func toggle(_ flag: inout Bool, _ start: String, _ stop: String, on object: GameObjectID) {
+    func toggle(_ flag: inout Bool, _ start: String, _ stop: String, on object: SoundEngine.GameObjectID) {
         flag.toggle()
         post(flag ? start : stop, on: object)
     }
@@ -142,7 +142,7 @@ extension InteractiveDemo {
             guard let key = ask("footsteps> ") else { return }
             if let surface = FootstepsModel.surface(forKey: key) {
                 model.surface = surface
-                report { try SoundEngine.setSwitch("Surface", surface, gameObject: PageObject.player) }
+                report { try SoundEngine.setSwitch("Surface", .init(surface), on: PageObject.player) }
             } else if key == "s" {
                 post("Play_Footstep", on: PageObject.player)
             } else if key == "w" {
@@ -163,14 +163,14 @@ extension InteractiveDemo {
     func enginePage() {
         var model = EngineModel()
         defer { if model.running { post("Stop_Engine", on: PageObject.car) } }
-        report { try SoundEngine.setRTPCValue("RPM", model.rpm, gameObject: PageObject.car) }
+        report { try SoundEngine.setRTPCValue("RPM", model.rpm, on: PageObject.car) }
         while true {
-            let inForce = (try? SoundEngine.rtpcValue("RPM", gameObject: PageObject.car)).map { String(Int($0)) } ?? "?"
+            let inForce = (try? SoundEngine.rtpcValue("RPM", on: PageObject.car)).map { String(Int($0)) } ?? "?"
             say("""
 
                 ── RTPC: car engine ── \(model.running ? "running" : "off") ── RPM \(Int(model.rpm)) \(model.gauge()) (in force: \(inForce))
                   e  start / stop the engine (Play_Engine / Stop_Engine)
-                  +  raise RPM   -  lower RPM   (setRTPCValue RPM, \(EngineModel.interpolation) interpolation)
+                  +  raise RPM   -  lower RPM   (setRTPCValue RPM, \(EngineModel.ramp) ramp)
                   Enter: refresh   0  back
                 """)
             guard let key = ask("rpm> ") else { return }
@@ -179,8 +179,7 @@ extension InteractiveDemo {
             case "+", "=", "-":
                 let value = model.change(by: key == "-" ? -1 : 1)
                 report {
-                    try SoundEngine.setRTPCValue(
-                        "RPM", value, gameObject: PageObject.car, interpolation: EngineModel.interpolation)
+                    try SoundEngine.setRTPCValue("RPM", value, on: PageObject.car, ramp: EngineModel.ramp)
                 }
             case "0", "q": return
             default: continue
@@ -188,7 +187,7 @@ extension InteractiveDemo {
         }
     }
 
-    func positioningPage(_ engine: SoundEngineInstance) {
+    func positioningPage() {
         let model = OrbitModel()
         let start = ContinuousClock.now
         func elapsed() -> Double {
@@ -200,7 +199,7 @@ extension InteractiveDemo {
             while !Task.isCancelled {
                 let d = ContinuousClock.now - start
                 let t = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-                try? SoundEngine.setPosition(PageObject.emitter, position: model.position(after: t))
+                try? SoundEngine.setPosition(PageObject.emitter, model.position(after: t))
                 try? await Task.sleep(for: .microseconds(Int64(1e6 / OrbitModel.rate)))
             }
         }
@@ -210,7 +209,7 @@ extension InteractiveDemo {
         }
         while true {
             let degrees = model.degrees(after: elapsed())
-            let world = engine.bus(named: "world").map { engine.meter($0) }
+            let world = (try? SoundEngine.bus(named: "world")).flatMap { $0 }.flatMap { try? SoundEngine.meter($0) }
             let level = world.map { String(format: "peak %.3f, rms %.3f", $0.peak, $0.rms) } ?? "?"
             say("""
 
@@ -224,12 +223,12 @@ extension InteractiveDemo {
         }
     }
 
-    func musicPage(_ engine: SoundEngineInstance) {
+    func musicPage() {
         var model = MusicModel()
         defer { if model.musicPlaying { post("Stop_Music", on: PageObject.player) } }
         while true {
             model.otherAudioPlaying = (try? SoundEngine.audioSession.isOtherAudioPlaying) ?? false
-            model.backgroundMusicMuted = engine.isBackgroundMusicMuted
+            model.backgroundMusicMuted = (try? SoundEngine.isBackgroundMusicMuted) ?? false
             say("""
 
                 ── background music ── \(model.summary)
@@ -242,7 +241,7 @@ extension InteractiveDemo {
             switch key {
             case "m": toggle(&model.musicPlaying, "Play_Music", "Stop_Music", on: PageObject.player)
             case "d": post("Play_Dialogue", on: PageObject.player)
-            case "x": report { try engine.muteBackgroundMusic(!engine.isBackgroundMusicMuted) }
+            case "x": report { try SoundEngine.muteBackgroundMusic(!SoundEngine.isBackgroundMusicMuted) }
             case "0", "q": return
             default: continue
             }

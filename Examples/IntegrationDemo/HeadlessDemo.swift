@@ -31,15 +31,14 @@ struct HeadlessDemo {
             Self.complain("cannot start the sound engine: \(error)")
             return 1
         }
-        let engine: SoundEngineInstance
-        do { engine = try SoundEngine.current } catch { return 1 }
         let out = LineWriter()
 
         // The stream starts with the engine's current state; the output line
         // follows it, so the first line is always engineState. Commands wait
         // for both, so no result line comes before them.
-        let events = engine.events()
-        let granted = engine.grantedStream
+        let events = SoundEngine.events()
+        let granted: SoundEngine.OutputStream
+        do { granted = try SoundEngine.outputStream } catch { return 1 }
         let (firstLines, firstLinesWritten) = AsyncStream<Never>.makeStream()
         let printer = Task {
             var first = true
@@ -49,6 +48,8 @@ struct HeadlessDemo {
                 }
                 if first { firstLinesWritten.finish() }
                 first = false
+                // The façade's stream spans engines; this run's ends with its terminate.
+                if case .engineState(.stopped) = event { break }
             }
             firstLinesWritten.finish()
         }
@@ -76,7 +77,7 @@ struct HeadlessDemo {
         var status: Int32 = 0
         let runner: CommandRunner
         do {
-            runner = try CommandRunner(engine: engine, out: out, input: input, banks: banks)
+            runner = try CommandRunner(out: out, input: input, banks: banks)
         } catch {
             Self.complain("cannot create the sfx and music buses: \(error)")
             SoundEngine.terminate()
@@ -91,7 +92,7 @@ struct HeadlessDemo {
         }
         do {
             try SoundEngine.registerGameObject(DemoBanks.defaultGameObject, name: DemoBanks.defaultGameObjectName)
-            try SoundEngine.setPosition(DemoBanks.defaultGameObject, position: .zero)
+            try SoundEngine.setPosition(DemoBanks.defaultGameObject, .zero)
         } catch {
             Self.complain("\(error)")
             SoundEngine.terminate()
@@ -172,7 +173,7 @@ struct HeadlessDemo {
         FileHandle.standardError.write(Data("IntegrationDemo: \(message)\n".utf8))
     }
 
-    static func outputLine(_ granted: GrantedStream, t: Double) -> JSONLine {
+    static func outputLine(_ granted: SoundEngine.OutputStream, t: Double) -> JSONLine {
         var line = JSONLine(t: t, event: "output")
         line.add("server", string: "\(granted.serverName) \(granted.serverVersion)")
         line.add("device", string: granted.deviceName)
@@ -202,9 +203,9 @@ enum RunInput: Sendable {
     /// The time of `options.posts[index]` has come.
     case post(Int)
     /// A posting ended (its end-of-event callback).
-    case eventEnded(PlayingID)
+    case eventEnded(SoundEngine.PlayingID)
     /// A voice of a posting crossed a marker of its sound.
-    case marker(PlayingID, name: String, sound: String)
+    case marker(SoundEngine.PlayingID, name: String, sound: String)
     /// `--seconds` elapsed, or the grace after the end of stdin.
     case timeUp
 }
@@ -245,16 +246,16 @@ final class LineWriter: Sendable {
 final class CommandRunner {
     let out: LineWriter
     let input: AsyncStream<RunInput>.Continuation
-    let buses: [DemoBus: BusID]
+    let buses: [DemoBus: SoundEngine.BusID]
     /// Loaded sounds by path: playing a file again reuses it.
-    private var sounds: [String: SoundID] = [:]
+    private var sounds: [String: SoundEngine.SoundID] = [:]
     /// The voices that have not ended, by token, and whether they loop.
     private var live: [Int: Bool] = [:]
     private var nextToken = 0
     /// The banks loaded (`--bank` and `loadBank`), to know which events may loop.
     private var banks: DemoBanks
     /// The postings that have not ended: the event's name as posted and whether it may loop.
-    private var postings: [PlayingID: (name: String, loops: Bool)] = [:]
+    private var postings: [SoundEngine.PlayingID: (name: String, loops: Bool)] = [:]
 
     enum Answer: Equatable {
         case done
@@ -263,15 +264,13 @@ final class CommandRunner {
 
     /// Creates the `sfx` and `music` buses under master; `music` is flagged
     /// mute-for-background-music.
-    init(
-        engine: SoundEngineInstance, out: LineWriter, input: AsyncStream<RunInput>.Continuation, banks: DemoBanks
-    ) throws(SoundEngineError) {
+    init(out: LineWriter, input: AsyncStream<RunInput>.Continuation, banks: DemoBanks) throws(SoundEngineError) {
         self.out = out
         self.input = input
         self.banks = banks
-        let sfx = try engine.createBus(name: DemoBus.sfx.rawValue)
-        let music = try engine.createBus(name: DemoBus.music.rawValue)
-        try engine.setBus(music, mutedForBackgroundMusic: true)
+        let sfx = try SoundEngine.createBus(name: DemoBus.sfx.rawValue)
+        let music = try SoundEngine.createBus(name: DemoBus.music.rawValue)
+        try SoundEngine.setBus(music, mutedForBackgroundMusic: true)
         buses = [.sfx: sfx, .music: music]
     }
 
@@ -282,12 +281,13 @@ final class CommandRunner {
 
     /// Posts `event`; its end comes back as `.eventEnded` (always after this
     /// returns, as the run loop handles it: the result line comes first).
-    func post(_ event: String, on object: GameObjectID) throws(SoundEngineError) -> PlayingID {
+    func post(_ event: String, on object: SoundEngine.GameObjectID) throws(SoundEngineError) -> SoundEngine.PlayingID {
         let input = input
-        let playing = try SoundEngine.postEvent(event, on: object) { callback in
+        let playing = try SoundEngine.postEvent(.init(event), on: object) { callback in
             switch callback {
             case .endOfEvent(let id): input.yield(.eventEnded(id))
             case .marker(let id, let name, let sound): input.yield(.marker(id, name: name, sound: sound))
+            case .sourceFailed: break  // the engine logs it; the posting's end follows
             }
         }
         postings[playing] = (event, banks.mayLoop(event: event))
@@ -302,20 +302,20 @@ final class CommandRunner {
     }
 
     /// Writes the `marker` line of a posting of this run.
-    func markerCrossed(_ playing: PlayingID, name: String, sound: String) {
+    func markerCrossed(_ playing: SoundEngine.PlayingID, name: String, sound: String) {
         guard postings[playing] != nil else { return }
         out.emit { t in [JSONLine.marker(playing, name: name, sound: sound, t: t)] }
     }
 
     /// Writes the `endOfEvent` line of a posting of this run.
-    func eventEnded(_ playing: PlayingID) {
+    func eventEnded(_ playing: SoundEngine.PlayingID) {
         guard let posting = postings.removeValue(forKey: playing) else { return }
         out.emit { t in [JSONLine.endOfEvent(playing, name: posting.name, t: t)] }
     }
 
     /// Loads `path` (once) and plays it; the voice's end comes back as `.voiceEnded`.
-    func play(_ path: String, loop: Bool, on bus: BusID) throws(SoundEngineError) {
-        let sound: SoundID
+    func play(_ path: String, loop: Bool, on bus: SoundEngine.BusID) throws(SoundEngineError) {
+        let sound: SoundEngine.SoundID
         if let loaded = sounds[path] {
             sound = loaded
         } else {
@@ -325,7 +325,9 @@ final class CommandRunner {
         let token = nextToken
         nextToken += 1
         let input = input
-        try SoundEngine.play(sound, on: bus, VoiceParameters(loop: loop)) { _ in input.yield(.voiceEnded(token)) }
+        try SoundEngine.play(sound, on: bus, .init(loop: loop)) { info in
+            if case .endOfEvent = info { input.yield(.voiceEnded(token)) }
+        }
         live[token] = loop
     }
 
@@ -377,43 +379,41 @@ final class CommandRunner {
         case .setActive(let active, let options):
             try SoundEngine.audioSession.setActive(active, options: options)
         case .setSession(let category, let options, let mode):
-            let session = try SoundEngine.audioSession
-            var configuration = session.configuration
+            var configuration = try SoundEngine.audioSession.configuration
             if let category { configuration.category = category }
             if let options { configuration.categoryOptions = options }
             if let mode { configuration.mode = mode }
-            try session.setConfiguration(configuration)
+            try SoundEngine.changeAudioSessionProperties(configuration)
         case .overrideOutputAudioPort(let port):
             try SoundEngine.audioSession.overrideOutputAudioPort(port)
         case .setPreferredInput(let uid):
-            try SoundEngine.audioSession.setPreferredInput(uid: uid)
-        case .appState(.background):
-            try SoundEngine.applicationDidEnterBackground()
-        case .appState(.foreground):
-            try SoundEngine.applicationWillEnterForeground()
-        case .suspend(let renderAnyway, let fadeOut):
-            // The contract's `fadeOut` is a Bool (SPEC 6.1): true is the default
-            // one-quantum fade, false cuts at once.
-            try SoundEngine.suspend(renderAnyway: renderAnyway, fadeOut: fadeOut ? nil : .zero)
+            try setPreferredInput(uid: uid)
+        case .appState(let state):
+            try SoundEngine.setApplicationState(state)
+        case .suspend(let renderAnyway):
+            // The contract's `fadeOut` is a Bool (SPEC 6.1); either way the
+            // engine fades over one quantum, the shortest fade that does not
+            // click (it never cuts hard: decision 0013).
+            try SoundEngine.suspend(renderAnyway: renderAnyway)
         case .wakeup:
             try SoundEngine.wakeupFromSuspend()
         case .play(let file, let loop, let bus):
             // Buses are made at start; the dictionary has every DemoBus.
             try play(file ?? HeadlessDemo.chimePath, loop: loop, on: buses[bus]!)
-        case .stopAll(let fadeOut):
-            try SoundEngine.stopAll(fadeOut: fadeOut)
+        case .stopAll(let fade):
+            try SoundEngine.stopAll(fade: fade)
         case .muteBackgroundMusic(let mute):
             try SoundEngine.muteBackgroundMusic(mute)
-        case .stopPlayingID(let playing, let fadeOut):
-            try SoundEngine.stopPlayingID(playing, fadeOut: fadeOut)
-        case .setRTPC(let name, let value, let object, let interpolation):
-            try SoundEngine.setRTPCValue(name, value, gameObject: object, interpolation: interpolation)
+        case .stopPlayingID(let playing, let fade):
+            try SoundEngine.stop(playing, fade: fade)
+        case .setRTPC(let name, let value, let object, let ramp):
+            try SoundEngine.setRTPCValue(.init(name), value, on: object, ramp: ramp)
         case .setState(let group, let state):
-            try SoundEngine.setState(group, state)
+            try SoundEngine.setState(.init(group), .init(state))
         case .setSwitch(let group, let value, let object):
-            try SoundEngine.setSwitch(group, value, gameObject: object ?? DemoBanks.defaultGameObject)
+            try SoundEngine.setSwitch(.init(group), .init(value), on: object ?? DemoBanks.defaultGameObject)
         case .setPosition(let object, let position):
-            try SoundEngine.setPosition(object ?? DemoBanks.defaultGameObject, position: position)
+            try SoundEngine.setPosition(object ?? DemoBanks.defaultGameObject, position)
         case .registerGameObject(let object, let name):
             try SoundEngine.registerGameObject(object, name: name)
         case .loadBank(let file):
@@ -422,5 +422,16 @@ final class CommandRunner {
         case .postEvent, .route, .quit:
             break  // answered by handle
         }
+    }
+
+    /// Prefers the present input whose uid is `uid` (`nil`: the default rule).
+    private func setPreferredInput(uid: String?) throws(SoundEngineError) {
+        let session = try SoundEngine.audioSession
+        guard let uid else { return try session.setPreferredInput(nil) }
+        guard let port = session.availableInputs.first(where: { $0.uid == uid }) else {
+            let present = session.availableInputs.map(\.uid).joined(separator: ", ")
+            throw .invalidParameter("setPreferredInput: no input the session may use has uid '\(uid)'; present: \(present)")
+        }
+        try session.setPreferredInput(port)
     }
 }

@@ -20,29 +20,31 @@ struct InteractiveDemo {
 
     func run() async -> Int32 {
         let platform = options.platformSettings
-        let engine: SoundEngineInstance
         do {
             try SoundEngine.initialize(SoundEngine.defaultInitSettings(), platform)
-            engine = try SoundEngine.current
         } catch {
             FileHandle.standardError.write(Data("IntegrationDemo: cannot start the sound engine: \(error)\n".utf8))
             return 1
         }
         let printer = Task { [self] in
-            for await event in engine.events() { say("  » \(Self.describe(event))") }
+            for await event in SoundEngine.events() {
+                say("  » \(Self.describe(event))")
+                if case .engineState(.stopped) = event { break }  // the stream spans engines
+            }
         }
-        let music = try? engine.createBus(name: "music")
-        if let music { try? engine.setBus(music, mutedForBackgroundMusic: true) }
+        let music = try? SoundEngine.createBus(name: "music")
+        if let music { try? SoundEngine.setBus(music, mutedForBackgroundMusic: true) }
 
         say("SoundEngine Integration Demo")
-        showOutput(engine)
+        showOutput()
         let content = prepareContent()
-        for path in options.files { play(path, on: .master, engine) }
+        for path in options.files { play(path, on: .master) }
 
         menu: while true {
             say("""
 
-                ── main ── session: \(engine.audioSessionConfiguration) ── engine: \(engine.status)
+                ── main ── session: \(Self.describe { try SoundEngine.audioSession.configuration }) \
+                ── engine: \(Self.describe { try SoundEngine.status })
                   1  play the chime               2  play a file…
                   3  play looping music (bus 'music', muted for background music)
                   4  stop all                     5  audio session…
@@ -55,24 +57,24 @@ struct InteractiveDemo {
                 """)
             guard let choice = ask("> ") else { break }
             switch choice {
-            case "1": play(HeadlessDemo.chimePath, on: .master, engine)
+            case "1": play(HeadlessDemo.chimePath, on: .master)
             case "2":
-                if let path = ask("file: "), !path.isEmpty { play(path, on: .master, engine) }
-            case "3": play(HeadlessDemo.chimePath, on: music ?? .master, engine, loop: true)
-            case "4": report { try engine.stopAll(fadeOut: .milliseconds(50)) }
-            case "5": sessionPage(engine)
+                if let path = ask("file: "), !path.isEmpty { play(path, on: .master) }
+            case "3": play(HeadlessDemo.chimePath, on: music ?? .master, loop: true)
+            case "4": report { try SoundEngine.stopAll(fade: .milliseconds(50)) }
+            case "5": sessionPage()
             case "6":
-                if engine.status == .running {
-                    report { try engine.suspend() }
+                if (try? SoundEngine.status) == .running {
+                    report { try SoundEngine.suspend() }
                 } else {
-                    report { try engine.wakeupFromSuspend() }
+                    report { try SoundEngine.wakeupFromSuspend() }
                 }
-            case "7": report { try engine.muteBackgroundMusic(!engine.isBackgroundMusicMuted) }
-            case "8": showOutput(engine)
+            case "7": report { try SoundEngine.muteBackgroundMusic(!SoundEngine.isBackgroundMusicMuted) }
+            case "8": showOutput()
             case "f" where content: footstepsPage()
             case "r" where content: enginePage()
-            case "p" where content: positioningPage(engine)
-            case "b" where content: musicPage(engine)
+            case "p" where content: positioningPage()
+            case "b" where content: musicPage()
             case "0", "q", "quit": break menu
             case "": continue
             default: say("  ? choose a number from the menu")
@@ -83,50 +85,54 @@ struct InteractiveDemo {
         return 0
     }
 
-    func play(_ path: String, on bus: BusID, _ engine: SoundEngineInstance, loop: Bool = false) {
+    func play(_ path: String, on bus: SoundEngine.BusID, loop: Bool = false) {
         report {
-            let sound = try engine.loadSound(path: path, streaming: loop)
-            let voice = try engine.play(sound, on: bus, VoiceParameters(loop: loop))
-            say("  playing \(URL(fileURLWithPath: path).lastPathComponent) as \(voice)")
+            let sound = try SoundEngine.loadSound(path: path, streaming: loop)
+            let playing = try SoundEngine.play(sound, on: bus, SoundEngine.PlayParameters(loop: loop))
+            say("  playing \(URL(fileURLWithPath: path).lastPathComponent) as \(playing)")
         }
     }
 
-    func sessionPage(_ engine: SoundEngineInstance) {
-        var session = engine.audioSessionConfiguration
-        say("  categories: \(Category.names.joined(separator: ", "))")
+    func sessionPage() {
+        guard var session = try? SoundEngine.audioSession.configuration else { return }
+        say("  categories: \(AudioSession.Category.names.joined(separator: ", "))")
         if let c = ask("  category [\(session.category)]: "), !c.isEmpty {
-            guard let category = Category(named: c) else { return say("  ? unknown category '\(c)'") }
+            guard let category = AudioSession.Category(named: c) else { return say("  ? unknown category '\(c)'") }
             session.category = category
             session.categoryOptions = []  // options do not carry over a category change (iOS)
         }
-        say("  options: \(CategoryOptions.names.joined(separator: ", ")) (comma-separated, '-' for none)")
+        say("  options: \(AudioSession.CategoryOptions.names.joined(separator: ", ")) (comma-separated, '-' for none)")
         if let o = ask("  options [\(session.categoryOptions)]: "), !o.isEmpty {
-            var set: CategoryOptions = []
+            var set: AudioSession.CategoryOptions = []
             for name in o.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where name != "-" {
-                guard let option = CategoryOptions(named: name) else { return say("  ? unknown option '\(name)'") }
+                guard let option = AudioSession.CategoryOptions(named: name) else { return say("  ? unknown option '\(name)'") }
                 set.insert(option)
             }
             session.categoryOptions = set
         }
-        say("  modes: \(Mode.names.joined(separator: ", "))")
+        say("  modes: \(AudioSession.Mode.names.joined(separator: ", "))")
         if let m = ask("  mode [\(session.mode)]: "), !m.isEmpty {
-            guard let mode = Mode(named: m) else { return say("  ? unknown mode '\(m)'") }
+            guard let mode = AudioSession.Mode(named: m) else { return say("  ? unknown mode '\(m)'") }
             session.mode = mode
         }
         report {
-            try engine.changeAudioSessionProperties(session)
-            say("  session is now \(engine.audioSessionConfiguration), stream role \(session.mediaRole)")
+            try SoundEngine.changeAudioSessionProperties(session)
+            say("  session is now \(try SoundEngine.audioSession.configuration)")
         }
     }
 
-    func showOutput(_ engine: SoundEngineInstance) {
-        let g = engine.grantedStream
-        let s = engine.statistics
+    func showOutput() {
+        guard let g = try? SoundEngine.outputStream, let s = try? SoundEngine.statistics else { return }
         say("""
               server \(g.serverName) \(g.serverVersion), device \(g.deviceName), \(g.format)
               buffer \(g.buffer.targetLength) frames + device, requests of \(g.buffer.minimumRequest) frames
-              rendered \(s.output.framesRendered) frames in \(s.output.renderCalls) callbacks, \(s.output.underflows) underflows
+              rendered \(s.framesRendered) frames in \(s.quantaRendered) quanta, \(s.underflows) underflows
             """)
+    }
+
+    /// What `read` answers, or the error it throws, for a menu line.
+    static func describe(_ read: () throws -> some CustomStringConvertible) -> String {
+        do { return try read().description } catch { return "\(error)" }
     }
 
     func report(_ body: () throws -> Void) {

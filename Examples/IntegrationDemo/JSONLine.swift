@@ -37,17 +37,17 @@ struct JSONLine {
     }
 
     /// `{"portType":"Speaker","portName":"…","uid":"…"}`: one port, AVAudioSession's port-type string.
-    static func port(_ p: PortDescription) -> String {
+    static func port(_ p: AudioSession.PortDescription) -> String {
         "{\"portType\":\(quote(p.portType.rawValue)),\"portName\":\(quote(p.portName)),\"uid\":\(quote(p.uid))}"
     }
 
     /// `[port…]`.
-    static func ports(_ list: [PortDescription]) -> String {
+    static func ports(_ list: [AudioSession.PortDescription]) -> String {
         "[" + list.map(port).joined(separator: ",") + "]"
     }
 
     /// `{"inputs":[…],"outputs":[…]}` with each port's type, name and uid.
-    static func route(_ route: RouteDescription) -> String {
+    static func route(_ route: AudioSession.RouteDescription) -> String {
         "{\"inputs\":\(ports(route.inputs)),\"outputs\":\(ports(route.outputs))}"
     }
 
@@ -71,7 +71,7 @@ struct JSONLine {
     }
 
     /// A `--post` event was posted: `name`, `playingID`, `gameObject`.
-    static func posted(_ name: String, _ playing: PlayingID, on object: GameObjectID, t: Double) -> JSONLine {
+    static func posted(_ name: String, _ playing: SoundEngine.PlayingID, on object: SoundEngine.GameObjectID, t: Double) -> JSONLine {
         var line = JSONLine(t: t, event: "posted")
         line.add("name", string: name)
         line.add("playingID", int: Int(playing.rawValue))
@@ -81,7 +81,7 @@ struct JSONLine {
 
     /// A voice of a posting crossed a bank marker (Wwise `AK_Marker`): the
     /// posting's `playingID`, the marker's `name` and its `sound`.
-    static func marker(_ playing: PlayingID, name: String, sound: String, t: Double) -> JSONLine {
+    static func marker(_ playing: SoundEngine.PlayingID, name: String, sound: String, t: Double) -> JSONLine {
         var line = JSONLine(t: t, event: "marker")
         line.add("playingID", int: Int(playing.rawValue))
         line.add("name", string: name)
@@ -90,7 +90,7 @@ struct JSONLine {
     }
 
     /// A posting ended (Wwise `AK_EndOfEvent`): its `playingID` and the event's `name` as posted.
-    static func endOfEvent(_ playing: PlayingID, name: String, t: Double) -> JSONLine {
+    static func endOfEvent(_ playing: SoundEngine.PlayingID, name: String, t: Double) -> JSONLine {
         var line = JSONLine(t: t, event: "endOfEvent")
         line.add("playingID", int: Int(playing.rawValue))
         line.add("name", string: name)
@@ -147,7 +147,7 @@ struct JSONLine {
         }
     }
 
-    static func reasonName(_ reason: PauseReason) -> String {
+    static func reasonName(_ reason: SoundEngine.State.PauseReason) -> String {
         switch reason {
         case .notConnected: "notConnected"
         case .mediaServicesLost: "mediaServicesLost"

@@ -5,17 +5,17 @@ package import SoundSession
 package struct BackendConfiguration: Sendable, Hashable {
     /// Server to connect to. `nil` uses the environment (`PULSE_SERVER`) and
     /// then the per-user default.
-    public var serverAddress: String?
+    package var serverAddress: String?
     /// The client name the server and mixers show (`application.name`).
-    public var applicationName: String
+    package var applicationName: String
     /// Reverse-DNS application ID (`application.id`), optional.
-    public var applicationID: String?
+    package var applicationID: String?
     /// Name of the playback stream (`media.name`).
-    public var streamName: String
+    package var streamName: String
     /// The format requested; the server may grant another (see ``GrantedStream``).
-    public var format: StreamFormat
+    package var format: StreamFormat
     /// Requested buffering.
-    public var latency: LatencyRequest
+    package var latency: LatencyRequest
     /// What the policy chose for our streams (role, echo cancellation); the
     /// first ``ServerAction/setStreamProperties(_:)`` replaces it, and
     /// reconnects and recoveries re-create the streams with the latest.
@@ -28,21 +28,21 @@ package struct BackendConfiguration: Sendable, Hashable {
     /// another application's stream) that repairs them when the game dies.
     package var guardianProcess: Bool = true
     /// How long `open` waits for the server before failing with `deviceNotReady`.
-    public var connectTimeout: Duration
+    package var connectTimeout: Duration
     /// `SCHED_RR` priority for the backend's real-time thread, or `nil` to
     /// leave it at normal priority. Refusal (no privilege, no rtkit) is not an
     /// error: ``GrantedStream/realtimePriority`` says what was granted.
-    public var realtimePriority: Int32?
+    package var realtimePriority: Int32?
     /// Channels of the capture stream (record and playAndRecord), 1…8.
-    public var captureChannels: Int = 1
+    package var captureChannels: Int = 1
     /// How long a reconnect attempt after a lost server waits for an answer;
     /// attempts repeat with back-off (50 ms doubling to 250 ms) until
     /// `close`.
-    public var reconnectTimeout: Duration = .seconds(1)
+    package var reconnectTimeout: Duration = .seconds(1)
 
     /// Creates a configuration. Defaults: stereo float32 at 48 kHz, the
     /// default 20 ms latency, a 3 s connect timeout.
-    public init(
+    package init(
         serverAddress: String? = nil,
         applicationName: String,
         applicationID: String? = nil,
@@ -126,7 +126,7 @@ public struct LatencyRequest: Sendable, Hashable, Codable {
     /// the whole number of those requests nearest to its own duration, at
     /// least two. At 44.1 kHz the default stays 1024 / 256 (23 ms / 5.8 ms);
     /// at 96 kHz it is 2048 / 512.
-    public func scaled(toSampleRate rate: Int) -> LatencyRequest {
+    package func scaled(toSampleRate rate: Int) -> LatencyRequest {
         // Clamped so that nothing overflows (validated requests are far inside).
         let bound = 1...(1 << 24)
         let rate = rate.clamped(to: bound), target = targetFrames.clamped(to: bound)

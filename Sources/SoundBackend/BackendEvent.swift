@@ -30,18 +30,18 @@ package enum BackendEvent: Sendable, Hashable {
 }
 
 /// Counters a backend keeps since `open`.
-public struct BackendStatistics: Sendable, Hashable, Codable {
+package struct BackendStatistics: Sendable, Hashable, Codable {
     /// Times the render entry was called.
-    public var renderCalls: UInt64
+    package var renderCalls: UInt64
     /// Frames the render entry produced.
-    public var framesRendered: UInt64
+    package var framesRendered: UInt64
     /// Underflows the server reported.
-    public var underflows: UInt64
+    package var underflows: UInt64
     /// Times the backend connected again after losing the server.
-    public var reconnects: UInt64
+    package var reconnects: UInt64
 
     /// Creates counters.
-    public init(renderCalls: UInt64 = 0, framesRendered: UInt64 = 0, underflows: UInt64 = 0, reconnects: UInt64 = 0) {
+    package init(renderCalls: UInt64 = 0, framesRendered: UInt64 = 0, underflows: UInt64 = 0, reconnects: UInt64 = 0) {
         self.renderCalls = renderCalls
         self.framesRendered = framesRendered
         self.underflows = underflows

@@ -88,7 +88,7 @@ public struct BufferAttributes: Sendable, Hashable, Codable {
     public var minimumRequest: Int
 
     /// Creates attributes.
-    public init(maxLength: Int, targetLength: Int, prebuffer: Int, minimumRequest: Int) {
+    package init(maxLength: Int, targetLength: Int, prebuffer: Int, minimumRequest: Int) {
         self.maxLength = maxLength
         self.targetLength = targetLength
         self.prebuffer = prebuffer

@@ -11,7 +11,7 @@ import Synchronization
 /// it pretends to be has one output, a built-in speaker named `offline`,
 /// unless `snapshot` says otherwise: a fake of our own backend protocol for
 /// engine tests, never a stand-in for PulseAudio.
-public final class OfflineBackend: AudioBackend {
+package final class OfflineBackend: AudioBackend {
     // Mutable state lives behind one lock; render() copies the entry out and
     // calls it outside that lock, so the render function never runs under it.
     // It runs under `renderGate`, which only setPaused and close also take:
@@ -42,7 +42,7 @@ public final class OfflineBackend: AudioBackend {
 
     /// Creates an offline backend for a game's own tests: one built-in
     /// speaker, the requested format granted.
-    public convenience init() { self.init(grantedFormat: nil, snapshot: nil) }
+    package convenience init() { self.init(grantedFormat: nil, snapshot: nil) }
 
     /// Creates an offline backend. `grantedFormat` lets a test pretend the
     /// server granted something other than what was asked (e.g. `int16`).
@@ -165,7 +165,7 @@ public final class OfflineBackend: AudioBackend {
     /// format). Returns `nil` while paused or closed. `frames` is clamped to
     /// 0…1 048 576 (about 22 s at 48 kHz; render a longer bounce in several
     /// calls), so no count traps.
-    public func render(frames: Int) -> [UInt8]? {
+    package func render(frames: Int) -> [UInt8]? {
         let frames = min(max(frames, 0), Self.maxFramesPerRender)
         state.withLock { $0.beforeRender }?()
         return renderGate.withLock { calls -> [UInt8]? in
@@ -191,7 +191,7 @@ public final class OfflineBackend: AudioBackend {
     /// Renders `frames` frames as ``render(frames:)`` does and returns the
     /// samples as floats: as written for a float32 stream, an int16 stream's
     /// scaled to -1…1 (÷ 32768).
-    public func renderFloat(frames: Int) -> [Float]? {
+    package func renderFloat(frames: Int) -> [Float]? {
         let format = state.withLock { s in s.configuration.map { grantedFormatOverride ?? $0.format } }
         guard let bytes = render(frames: frames) else { return nil }
         if format?.sampleFormat == .int16 {

@@ -1,7 +1,7 @@
 /// The scopes a bank's `"scope"` may name, in the order messages list them.
 extension BankAction.Scope: CaseIterable {
     /// `gameObject`, then `global`.
-    public static var allCases: [BankAction.Scope] { [.gameObject, .global] }
+    package static var allCases: [BankAction.Scope] { [.gameObject, .global] }
 }
 
 extension BankDecoder {

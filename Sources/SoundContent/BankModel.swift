@@ -11,12 +11,12 @@
 /// A 32-bit ID derived from a name, the way Wwise derives `AkUniqueID`s: the
 /// FNV-1 hash of the name's lowercase UTF-8 bytes. The same name gives the
 /// same ID in every bank and every run, so game code can store IDs.
-public struct ContentID: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct ContentID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The hash value.
-    public let rawValue: UInt32
+    package let rawValue: UInt32
 
     /// Wraps a raw ID (for IDs a game stored or generated).
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// The ID of `name` (FNV-1, 32-bit, over the lowercased UTF-8 bytes).
     ///
@@ -25,7 +25,7 @@ public struct ContentID: Sendable, Hashable, Comparable, CustomStringConvertible
     /// `lowercased()` gives, which a name with any other character goes
     /// through. (Events are posted by name on game threads: this is most of
     /// what a cold `postEvent` used to cost, docs/performance.md.)
-    public init(_ name: String) { rawValue = Self.fnv1(name) }
+    package init(_ name: String) { rawValue = Self.fnv1(name) }
 
     private static func fnv1(_ name: String) -> UInt32 {
         var hash: UInt32 = 2_166_136_261
@@ -53,7 +53,7 @@ public struct ContentID: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Whether two names are the same ignoring case, as their IDs are
     /// (ASCII compared byte by byte; any other character through `lowercased()`).
-    public static func sameName(_ a: String, _ b: String) -> Bool {
+    package static func sameName(_ a: String, _ b: String) -> Bool {
         var ia = a.utf8.makeIterator(), ib = b.utf8.makeIterator()
         while true {
             switch (ia.next(), ib.next()) {
@@ -69,15 +69,15 @@ public struct ContentID: Sendable, Hashable, Comparable, CustomStringConvertible
         }
     }
 
-    public var description: String { "ID \(rawValue)" }
-    public static func < (a: ContentID, b: ContentID) -> Bool { a.rawValue < b.rawValue }
+    package var description: String { "ID \(rawValue)" }
+    package static func < (a: ContentID, b: ContentID) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// A piecewise curve through points sorted by `x`; between points it follows
 /// `shape`, outside them it holds the first or last `y`.
-public struct Curve: Sendable, Hashable {
+package struct Curve: Sendable, Hashable {
     /// How the curve moves between two points.
-    public enum Shape: String, Sendable, Hashable, CaseIterable {
+    package enum Shape: String, Sendable, Hashable, CaseIterable {
         /// Straight line.
         case linear
         /// Holds the left point's `y` until the next point.
@@ -87,18 +87,18 @@ public struct Curve: Sendable, Hashable {
     }
 
     /// The points, `x` strictly increasing; at least one.
-    public var points: [(x: Double, y: Double)]
+    package var points: [(x: Double, y: Double)]
     /// The shape between points.
-    public var shape: Shape
+    package var shape: Shape
 
     /// Creates a curve; the parser has checked the points are sorted and finite.
-    public init(points: [(x: Double, y: Double)], shape: Shape = .linear) {
+    package init(points: [(x: Double, y: Double)], shape: Shape = .linear) {
         self.points = points
         self.shape = shape
     }
 
     /// The curve's value at `x`.
-    public func value(at x: Double) -> Double {
+    package func value(at x: Double) -> Double {
         guard let first = points.first, let last = points.last else { return 0 }
         if x <= first.x { return first.y }
         if x >= last.x { return last.y }
@@ -117,12 +117,12 @@ public struct Curve: Sendable, Hashable {
         return a.y + (b.y - a.y) * t
     }
 
-    public static func == (a: Curve, b: Curve) -> Bool {
+    package static func == (a: Curve, b: Curve) -> Bool {
         a.shape == b.shape && a.points.count == b.points.count
             && zip(a.points, b.points).allSatisfy { $0.x == $1.x && $0.y == $1.y }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(shape)
         for p in points {
             hasher.combine(p.x)
@@ -133,7 +133,7 @@ public struct Curve: Sendable, Hashable {
 
 /// What happens to a voice that the voice limit (``BankSound/priority``)
 /// pushes out.
-public enum VirtualVoiceBehavior: String, Sendable, Hashable, CaseIterable {
+package enum VirtualVoiceBehavior: String, Sendable, Hashable, CaseIterable {
     /// The voice is stopped (with the de-click fade) and its event may end.
     case kill
     /// The voice goes silent but keeps its place in time, and is heard again,
@@ -142,36 +142,36 @@ public enum VirtualVoiceBehavior: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A playable sound: one audio file and how it plays.
-public struct BankSound: Sendable, Hashable {
+package struct BankSound: Sendable, Hashable {
     /// The name (the key in `"sounds"`).
-    public var name: String
+    package var name: String
     /// The audio file, resolved to an absolute path (inside the bank's folder
     /// unless the game allowed otherwise).
-    public var file: String
+    package var file: String
     /// Streamed from disk (long music) rather than decoded into memory.
-    public var stream: Bool
+    package var stream: Bool
     /// Repeats until stopped.
-    public var loop: Bool
+    package var loop: Bool
     /// Volume in dB, -96…+24 (0 = as recorded).
-    public var volumeDB: Double
+    package var volumeDB: Double
     /// Pitch offset in cents, -2400…+2400.
-    public var pitchCents: Double
+    package var pitchCents: Double
     /// The bus it plays on (a bus of this bank, or `"master"`).
-    public var bus: String
+    package var bus: String
     /// The attenuation (distance curves) it uses, or `nil` for none (2D).
-    public var attenuation: String?
+    package var attenuation: String?
     /// 0…100; when voices run out the lowest-priority, then quietest, voices
     /// become virtual.
-    public var priority: Int
+    package var priority: Int
     /// What a voice of this sound does when it loses its slot.
-    public var virtualBehavior: VirtualVoiceBehavior
+    package var virtualBehavior: VirtualVoiceBehavior
     /// Named points in the sound (seconds from its start, in the file's own
     /// time), sorted by time: a voice crossing one reports an
     /// `EventCallback.marker` (Wwise's marker callback). Every lap of a
     /// looping voice crosses them again.
-    public var markers: [BankMarker]
+    package var markers: [BankMarker]
 
-    public init(
+    package init(
         name: String, file: String, stream: Bool = false, loop: Bool = false, volumeDB: Double = 0,
         pitchCents: Double = 0, bus: String = "master", attenuation: String? = nil, priority: Int = 50,
         virtualBehavior: VirtualVoiceBehavior = .kill, markers: [BankMarker] = []
@@ -191,13 +191,13 @@ public struct BankSound: Sendable, Hashable {
 }
 
 /// A named point in a sound (Wwise marker / WAV cue).
-public struct BankMarker: Sendable, Hashable {
+package struct BankMarker: Sendable, Hashable {
     /// The name the marker callback carries.
-    public var name: String
+    package var name: String
     /// Seconds from the start of the sound file (0…3600).
-    public var time: Double
+    package var time: Double
 
-    public init(name: String, time: Double) {
+    package init(name: String, time: Double) {
         self.name = name
         self.time = time
     }
@@ -205,9 +205,9 @@ public struct BankMarker: Sendable, Hashable {
 
 /// A container: picks or sequences its children (sounds or other
 /// containers; both share one namespace in a bank) each time it is played.
-public struct BankContainer: Sendable, Hashable {
+package struct BankContainer: Sendable, Hashable {
     /// How the container chooses what plays.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A weighted random child; `avoidRepeatCount` most recent picks (per
         /// container, across game objects) are not picked again (0 = may
         /// repeat; at most children − 1).
@@ -224,19 +224,19 @@ public struct BankContainer: Sendable, Hashable {
     }
 
     /// The name (the key in `"containers"`).
-    public var name: String
-    public var kind: Kind
+    package var name: String
+    package var kind: Kind
     /// Children in order (sound or container names). For `.switchGroup`,
     /// every child that some switch value names.
-    public var children: [String]
+    package var children: [String]
     /// For `.switchGroup`: switch value → child name.
-    public var switchChildren: [String: String]
+    package var switchChildren: [String: String]
     /// Volume in dB added to every voice it plays.
-    public var volumeDB: Double
+    package var volumeDB: Double
     /// Pitch offset in cents added to every voice it plays.
-    public var pitchCents: Double
+    package var pitchCents: Double
 
-    public init(
+    package init(
         name: String, kind: Kind, children: [String], switchChildren: [String: String] = [:], volumeDB: Double = 0,
         pitchCents: Double = 0
     ) {
@@ -251,17 +251,17 @@ public struct BankContainer: Sendable, Hashable {
 
 /// One ducking rule: while anything plays on the bus that owns the rule (or
 /// a bus below it), `bus` is turned down by `volumeDB`.
-public struct BankDucking: Sendable, Hashable {
+package struct BankDucking: Sendable, Hashable {
     /// The bus turned down.
-    public var bus: String
+    package var bus: String
     /// How far, in dB (negative, -96…0).
-    public var volumeDB: Double
+    package var volumeDB: Double
     /// How long the turn-down takes once something starts playing.
-    public var attack: Duration
+    package var attack: Duration
     /// How long the way back takes once nothing plays any more.
-    public var release: Duration
+    package var release: Duration
 
-    public init(bus: String, volumeDB: Double, attack: Duration, release: Duration) {
+    package init(bus: String, volumeDB: Double, attack: Duration, release: Duration) {
         self.bus = bus
         self.volumeDB = volumeDB
         self.attack = attack
@@ -270,19 +270,19 @@ public struct BankDucking: Sendable, Hashable {
 }
 
 /// A bus of the bank, below `parent`.
-public struct BankBus: Sendable, Hashable {
-    public var name: String
+package struct BankBus: Sendable, Hashable {
+    package var name: String
     /// The parent bus (`"master"` or a bus of this bank or one loaded earlier).
-    public var parent: String
+    package var parent: String
     /// Volume in dB.
-    public var volumeDB: Double
+    package var volumeDB: Double
     /// Silenced while another app plays music (iOS's secondary-audio hint,
     /// Wwise's "mute for background music").
-    public var muteForBackgroundMusic: Bool
+    package var muteForBackgroundMusic: Bool
     /// The buses this one ducks while it plays.
-    public var ducking: [BankDucking]
+    package var ducking: [BankDucking]
 
-    public init(
+    package init(
         name: String, parent: String = "master", volumeDB: Double = 0, muteForBackgroundMusic: Bool = false,
         ducking: [BankDucking] = []
     ) {
@@ -295,17 +295,17 @@ public struct BankBus: Sendable, Hashable {
 }
 
 /// Distance → level curves for sounds positioned in 3D.
-public struct BankAttenuation: Sendable, Hashable {
-    public var name: String
+package struct BankAttenuation: Sendable, Hashable {
+    package var name: String
     /// Distance (game units) → volume in dB.
-    public var volume: Curve
+    package var volume: Curve
     /// Distance → low-pass cut-off in Hz, or `nil` for none.
-    public var lowPass: Curve?
+    package var lowPass: Curve?
     /// Whether the sound is panned by its direction from the listener
     /// (true) or stays centred (false).
-    public var spatialize: Bool
+    package var spatialize: Bool
 
-    public init(name: String, volume: Curve, lowPass: Curve? = nil, spatialize: Bool = true) {
+    package init(name: String, volume: Curve, lowPass: Curve? = nil, spatialize: Bool = true) {
         self.name = name
         self.volume = volume
         self.lowPass = lowPass
@@ -314,7 +314,7 @@ public struct BankAttenuation: Sendable, Hashable {
 }
 
 /// What an RTPC drives.
-public enum RTPCTarget: Sendable, Hashable {
+package enum RTPCTarget: Sendable, Hashable {
     /// The volume (dB, added) of every voice a sound or container plays.
     case volume(object: String)
     /// The pitch (cents, added) of every voice a sound or container plays.
@@ -328,12 +328,12 @@ public enum RTPCTarget: Sendable, Hashable {
 }
 
 /// One use of an RTPC: a curve from its value to a target's parameter.
-public struct RTPCBinding: Sendable, Hashable {
-    public var target: RTPCTarget
+package struct RTPCBinding: Sendable, Hashable {
+    package var target: RTPCTarget
     /// RTPC value → dB, cents or Hz (by target).
-    public var curve: Curve
+    package var curve: Curve
 
-    public init(target: RTPCTarget, curve: Curve) {
+    package init(target: RTPCTarget, curve: Curve) {
         self.target = target
         self.curve = curve
     }
@@ -341,14 +341,14 @@ public struct RTPCBinding: Sendable, Hashable {
 
 /// A game parameter (Wwise RTPC): a number the game sets, globally or per
 /// game object, mapped through curves onto volumes, pitches and filters.
-public struct BankRTPC: Sendable, Hashable {
-    public var name: String
-    public var range: ClosedRange<Double>
+package struct BankRTPC: Sendable, Hashable {
+    package var name: String
+    package var range: ClosedRange<Double>
     /// The value before the game sets one (inside `range`).
-    public var defaultValue: Double
-    public var bindings: [RTPCBinding]
+    package var defaultValue: Double
+    package var bindings: [RTPCBinding]
 
-    public init(name: String, range: ClosedRange<Double>, defaultValue: Double, bindings: [RTPCBinding]) {
+    package init(name: String, range: ClosedRange<Double>, defaultValue: Double, bindings: [RTPCBinding]) {
         self.name = name
         self.range = range
         self.defaultValue = defaultValue
@@ -358,17 +358,17 @@ public struct BankRTPC: Sendable, Hashable {
 
 /// A global state group (Wwise state): one current state, each with bus
 /// volume offsets.
-public struct BankStateGroup: Sendable, Hashable {
-    public var name: String
-    public var states: [String]
+package struct BankStateGroup: Sendable, Hashable {
+    package var name: String
+    package var states: [String]
     /// The state before the game sets one.
-    public var defaultState: String
+    package var defaultState: String
     /// State → bus → volume offset in dB (buses not listed: 0 dB).
-    public var busVolumes: [String: [String: Double]]
+    package var busVolumes: [String: [String: Double]]
     /// How long bus volumes take to move to the new state's.
-    public var transition: Duration
+    package var transition: Duration
 
-    public init(
+    package init(
         name: String, states: [String], defaultState: String, busVolumes: [String: [String: Double]] = [:],
         transition: Duration = .zero
     ) {
@@ -382,13 +382,13 @@ public struct BankStateGroup: Sendable, Hashable {
 
 /// A switch group: a per-game-object choice (e.g. the surface under a
 /// character's feet) that switch containers follow.
-public struct BankSwitchGroup: Sendable, Hashable {
-    public var name: String
-    public var values: [String]
+package struct BankSwitchGroup: Sendable, Hashable {
+    package var name: String
+    package var values: [String]
     /// The value for a game object that never set one.
-    public var defaultValue: String
+    package var defaultValue: String
 
-    public init(name: String, values: [String], defaultValue: String) {
+    package init(name: String, values: [String], defaultValue: String) {
         self.name = name
         self.values = values
         self.defaultValue = defaultValue
@@ -396,9 +396,9 @@ public struct BankSwitchGroup: Sendable, Hashable {
 }
 
 /// One step of an event.
-public struct BankAction: Sendable, Hashable {
+package struct BankAction: Sendable, Hashable {
     /// Who a stop/pause/resume/setVolume acts on.
-    public enum Scope: String, Sendable, Hashable {
+    package enum Scope: String, Sendable, Hashable {
         /// Only voices on the game object the event was posted on.
         case gameObject
         /// Every game object.
@@ -406,7 +406,7 @@ public struct BankAction: Sendable, Hashable {
     }
 
     /// The step.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// Play a sound or container (`object`), fading in over `fadeIn`.
         case play(object: String, fadeIn: Duration)
         /// Stop the voices of a sound or container, fading out.
@@ -430,22 +430,22 @@ public struct BankAction: Sendable, Hashable {
         case post(event: String)
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// How long after the post the step happens.
-    public var delay: Duration
+    package var delay: Duration
 
-    public init(_ kind: Kind, delay: Duration = .zero) {
+    package init(_ kind: Kind, delay: Duration = .zero) {
         self.kind = kind
         self.delay = delay
     }
 }
 
 /// An event: what the game posts. Its actions run in order, each after its delay.
-public struct BankEvent: Sendable, Hashable {
-    public var name: String
-    public var actions: [BankAction]
+package struct BankEvent: Sendable, Hashable {
+    package var name: String
+    package var actions: [BankAction]
 
-    public init(name: String, actions: [BankAction]) {
+    package init(name: String, actions: [BankAction]) {
         self.name = name
         self.actions = actions
     }
@@ -453,29 +453,29 @@ public struct BankEvent: Sendable, Hashable {
 
 /// A parsed, validated bank. Names are unique within each kind, and sounds
 /// and containers share one namespace ("objects").
-public struct Bank: Sendable {
+package struct Bank: Sendable {
     /// The bank's name: its file name without the extension.
-    public var name: String
+    package var name: String
     /// The folder its sound files resolve in (absolute).
-    public var folder: String
-    public var sounds: [String: BankSound]
-    public var containers: [String: BankContainer]
+    package var folder: String
+    package var sounds: [String: BankSound]
+    package var containers: [String: BankContainer]
     /// Buses in an order where every parent comes before its children.
-    public var buses: [BankBus]
-    public var attenuations: [String: BankAttenuation]
-    public var rtpcs: [String: BankRTPC]
-    public var stateGroups: [String: BankStateGroup]
-    public var switchGroups: [String: BankSwitchGroup]
-    public var events: [String: BankEvent]
+    package var buses: [BankBus]
+    package var attenuations: [String: BankAttenuation]
+    package var rtpcs: [String: BankRTPC]
+    package var stateGroups: [String: BankStateGroup]
+    package var switchGroups: [String: BankSwitchGroup]
+    package var events: [String: BankEvent]
     /// Whether its sound files may live outside ``folder``. ``BankParser``
     /// sets it from ``BankLoadOptions/allowFilesOutsideBankFolder`` (false
     /// by default); a bank built in code chose its paths itself, so its
     /// default is true. When false, the engine holds the folder open and
     /// opens the bank's streamed sounds beneath it, through no symbolic
     /// link, every time a voice plays them (docs/banks.md).
-    public var allowsFilesOutsideFolder: Bool
+    package var allowsFilesOutsideFolder: Bool
 
-    public init(
+    package init(
         name: String, folder: String, sounds: [String: BankSound] = [:], containers: [String: BankContainer] = [:],
         buses: [BankBus] = [], attenuations: [String: BankAttenuation] = [:], rtpcs: [String: BankRTPC] = [:],
         stateGroups: [String: BankStateGroup] = [:], switchGroups: [String: BankSwitchGroup] = [:],
@@ -497,14 +497,14 @@ public struct Bank: Sendable {
 
 /// One problem found in a bank file: where (a JSON path like
 /// `$.sounds.step.file`) and why.
-public struct BankIssue: Sendable, Hashable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
+package struct BankIssue: Sendable, Hashable, CustomStringConvertible {
+    package var path: String
+    package var reason: String
 
-    public init(path: String, reason: String) {
+    package init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }

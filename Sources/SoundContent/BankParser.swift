@@ -1,19 +1,19 @@
-public import SoundCore
+package import SoundCore
 import Foundation
 
 /// How a bank may be loaded.
-public struct BankLoadOptions: Sendable, Hashable {
+package struct BankLoadOptions: Sendable, Hashable {
     /// Lets sound files live outside the bank's folder (absolute paths, or
     /// paths that climb out with `..`). Off by default: banks can come from
     /// mods, and a bank should not read arbitrary files.
-    public var allowFilesOutsideBankFolder: Bool
+    package var allowFilesOutsideBankFolder: Bool
     /// Buses that exist already (`"master"` and the buses of banks loaded
     /// earlier): this bank's buses, sounds, ducking rules and states may name them.
-    public var existingBuses: Set<String>
+    package var existingBuses: Set<String>
     /// Whether every sound file must exist (and be a regular file) at load time.
-    public var checkFilesExist: Bool
+    package var checkFilesExist: Bool
 
-    public init(
+    package init(
         allowFilesOutsideBankFolder: Bool = false, existingBuses: Set<String> = ["master"],
         checkFilesExist: Bool = true
     ) {
@@ -24,16 +24,16 @@ public struct BankLoadOptions: Sendable, Hashable {
 }
 
 /// Every problem found in a bank; loading it changed nothing.
-public struct BankIssues: Error, Sendable, CustomStringConvertible {
+package struct BankIssues: Error, Sendable, CustomStringConvertible {
     /// The problems, in document order.
-    public var issues: [BankIssue]
+    package var issues: [BankIssue]
 
-    public init(_ issues: [BankIssue]) { self.issues = issues }
+    package init(_ issues: [BankIssue]) { self.issues = issues }
 
-    public var description: String { issues.map(\.description).joined(separator: "\n") }
+    package var description: String { issues.map(\.description).joined(separator: "\n") }
 
     /// The engine's error for it: `invalidFile` listing every issue.
-    public var engineError: SoundEngineError {
+    package var engineError: SoundEngineError {
         .invalidFile("bank has \(issues.count) error(s):\n" + description)
     }
 }
@@ -43,14 +43,14 @@ public struct BankIssues: Error, Sendable, CustomStringConvertible {
 /// Pure apart from reading the bank and checking its sound files exist:
 /// nothing global changes, so a bad bank can simply be refused. Every
 /// problem is reported at once, each with its JSON path.
-public enum BankParser {
+package enum BankParser {
     /// Bank files larger than this are refused unread (a bank of thousands
     /// of sounds is a few hundred kilobytes).
-    public static let maxFileSize = 64 << 20
+    package static let maxFileSize = 64 << 20
 
     /// Parses and validates a bank file at `path` (its name is the file name
     /// without extension; its sound files resolve in its folder).
-    public static func load(path: String, options: BankLoadOptions = BankLoadOptions()) -> Result<Bank, BankIssues> {
+    package static func load(path: String, options: BankLoadOptions = BankLoadOptions()) -> Result<Bank, BankIssues> {
         let absolute = BankFilePath.absolute(path)
         var status = stat()
         guard stat(absolute, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
@@ -72,7 +72,7 @@ public enum BankParser {
 
     /// Parses and validates bank JSON text. `folder` is where its sound files
     /// resolve (made absolute against the current directory if relative).
-    public static func parse(
+    package static func parse(
         _ bytes: [UInt8], name: String, folder: String, options: BankLoadOptions = BankLoadOptions()
     ) -> Result<Bank, BankIssues> {
         let root: JSONNode

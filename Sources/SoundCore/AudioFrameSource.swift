@@ -1,14 +1,14 @@
 /// The shape of decodable audio: what a decoder knows before it reads.
 package struct SourceFormat: Sendable, Hashable, Codable {
     /// Frames per second of the source.
-    public var sampleRate: Int
+    package var sampleRate: Int
     /// Interleaved channels per frame.
-    public var channelCount: Int
+    package var channelCount: Int
     /// Total frames, or `nil` when the container does not say.
-    public var frameCount: Int?
+    package var frameCount: Int?
 
     /// Describes a source.
-    public init(sampleRate: Int, channelCount: Int, frameCount: Int?) {
+    package init(sampleRate: Int, channelCount: Int, frameCount: Int?) {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.frameCount = frameCount

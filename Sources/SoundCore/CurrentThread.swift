@@ -6,7 +6,7 @@ package enum CurrentThread {
     /// kernel keeps 15 bytes). Written to `/proc/thread-self/comm`, because
     /// `pthread_setname_np` is a GNU extension Swift's Glibc module hides.
     /// Not for the render thread (it is file I/O).
-    public static func setName(_ name: String) {
+    package static func setName(_ name: String) {
         guard let file = fopen("/proc/thread-self/comm", "w") else { return }
         fputs(String(name.utf8.prefix(15)) ?? name, file)
         fclose(file)
@@ -22,7 +22,7 @@ extension CurrentThread {
     /// the kernel agreed (it always does for an unprivileged thread at nice
     /// priority, but a sandbox may refuse).
     @discardableResult
-    public static func preferNotToPreemptOnWakeup() -> Bool {
+    package static func preferNotToPreemptOnWakeup() -> Bool {
         var param = sched_param(sched_priority: 0)
         // SCHED_BATCH is 3 on Linux; Glibc declares it under _GNU_SOURCE only.
         return pthread_setschedparam(pthread_self(), 3, &param) == 0

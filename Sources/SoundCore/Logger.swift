@@ -34,8 +34,8 @@ public enum LogLevel: Int, Sendable, Comparable, CustomStringConvertible {
 }
 
 /// A logger that drops every message: the default.
-public struct SilentLogger: SoundLogger {
+package struct SilentLogger: SoundLogger {
     /// Creates the silent logger.
-    public init() {}
-    public func log(_ level: LogLevel, _ message: String) {}
+    package init() {}
+    package func log(_ level: LogLevel, _ message: String) {}
 }

@@ -23,12 +23,12 @@ package struct RenderEntry: @unchecked Sendable {
     // guarantees it stays valid until the backend that holds this entry is closed.
 
     /// The function the backend calls on its real-time thread.
-    public var function: RenderFunction
+    package var function: RenderFunction
     /// Opaque state passed back to `function`; owned by the producer.
-    public var context: UnsafeMutableRawPointer?
+    package var context: UnsafeMutableRawPointer?
 
     /// Pairs a render function with its context.
-    public init(function: RenderFunction, context: UnsafeMutableRawPointer?) {
+    package init(function: RenderFunction, context: UnsafeMutableRawPointer?) {
         self.function = function
         self.context = context
     }
@@ -40,7 +40,7 @@ package struct RenderEntry: @unchecked Sendable {
     /// ``RenderFunction`` contract makes the callee responsible, and the
     /// mixer's render function is itself marked `@_noLocks`/`@_noAllocation`.
     @_noLocks @_noAllocation
-    public func callAsFunction(_ destination: UnsafeMutableRawPointer, frames: Int) {
+    package func callAsFunction(_ destination: UnsafeMutableRawPointer, frames: Int) {
         _unsafePerformance { function(context, destination, frames) }
     }
 }

@@ -10,7 +10,7 @@ public struct StreamFormat: Sendable, Hashable, Codable, CustomStringConvertible
     public var sampleFormat: SampleFormat
 
     /// Creates a format; no validation here (the engine validates settings once, at the façade).
-    public init(sampleRate: Int, channelCount: Int, sampleFormat: SampleFormat) {
+    package init(sampleRate: Int, channelCount: Int, sampleFormat: SampleFormat) {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.sampleFormat = sampleFormat
@@ -18,7 +18,7 @@ public struct StreamFormat: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// Bytes one interleaved frame takes (`Int.max` for a channel count so
     /// large the product overflows: never a trap).
-    public var bytesPerFrame: Int {
+    package var bytesPerFrame: Int {
         let (bytes, overflow) = channelCount.multipliedReportingOverflow(by: sampleFormat.bytesPerSample)
         return overflow ? .max : bytes
     }

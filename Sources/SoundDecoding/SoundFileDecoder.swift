@@ -15,8 +15,8 @@ import Foundation
 /// ``AudioFrameSource`` conformance.
 package final class SoundFileDecoder: AudioFrameSource {
     /// The file this decoder reads.
-    public let path: String
-    public let format: SourceFormat
+    package let path: String
+    package let format: SourceFormat
 
     // The SNDFILE handle; owned by this object, closed in deinit.
     private let handle: OpaquePointer
@@ -29,7 +29,7 @@ package final class SoundFileDecoder: AudioFrameSource {
     /// - Throws: `fileNotFound` when the file does not exist or cannot be read;
     ///   `invalidFile` when libsndfile does not recognise it as audio or its
     ///   header is inconsistent (zero channels, zero rate).
-    public convenience init(path: String) throws(SoundEngineError) {
+    package convenience init(path: String) throws(SoundEngineError) {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw .fileNotFound("sound file '\(path)' does not exist or is not readable")
         }
@@ -45,7 +45,7 @@ package final class SoundFileDecoder: AudioFrameSource {
     /// a voice plays it.
     /// - Throws: as ``init(path:)``; `fileNotFound` naming a link or a
     ///   path that leaves the folder.
-    public convenience init(path: String, in folder: SoundFolder?) throws(SoundEngineError) {
+    package convenience init(path: String, in folder: SoundFolder?) throws(SoundEngineError) {
         guard let folder else {
             try self.init(path: path)
             return
@@ -84,7 +84,7 @@ package final class SoundFileDecoder: AudioFrameSource {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    public func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(SoundEngineError) -> Int {
+    package func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(SoundEngineError) -> Int {
         guard frames > 0 else { return 0 }
         let got = sf_readf_float(handle, buffer, sf_count_t(frames))
         if got < 0 || (got < frames && sf_error(handle) != SF_ERR_NO_ERROR) {
@@ -93,7 +93,7 @@ package final class SoundFileDecoder: AudioFrameSource {
         return Int(got)
     }
 
-    public func seek(toFrame frame: Int) throws(SoundEngineError) {
+    package func seek(toFrame frame: Int) throws(SoundEngineError) {
         guard frame >= 0 else { throw .invalidParameter("seek frame \(frame) is negative") }
         if sf_seek(handle, sf_count_t(frame), SEEK_SET) < 0 {
             throw .invalidParameter("cannot seek '\(path)' to frame \(frame): \(String(cString: sf_strerror(handle)))")
@@ -104,7 +104,7 @@ package final class SoundFileDecoder: AudioFrameSource {
     ///
     /// - Throws: `invalidFile` if decoding fails part-way or the file holds no
     ///   audio at all.
-    public func readAll() throws(SoundEngineError) -> DecodedAudio {
+    package func readAll() throws(SoundEngineError) -> DecodedAudio {
         let channels = format.channelCount
         // libsndfile allows up to 1024 channels; keep the scratch buffer ≤ 4 MB.
         let chunk = max(1, min(16_384, Self.maxReservedSamples / 8 / channels))
@@ -133,7 +133,7 @@ package final class SoundFileDecoder: AudioFrameSource {
     static let maxReservedSamples = 1 << 23
 
     /// Opens and fully decodes `path`.
-    public static func decode(path: String) throws(SoundEngineError) -> DecodedAudio {
+    package static func decode(path: String) throws(SoundEngineError) -> DecodedAudio {
         try SoundFileDecoder(path: path).readAll()
     }
 }

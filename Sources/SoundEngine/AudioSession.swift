@@ -1,24 +1,31 @@
 import SoundBackend
-public import SoundCore
-public import SoundSession
+package import SoundCore
+package import SoundSession
 import Synchronization
 
 /// The live audio session as the game sees it: what `AVAudioSession` gives an
 /// iOS game, on the engine's PulseAudio connection.
 ///
-/// Reach it as ``SoundEngine/audioSession`` or
-/// ``SoundEngineInstance/audioSession``. Reads are snapshots taken after
+/// Reach it as ``SoundEngine/audioSession``. Its configuration changes
+/// through ``SoundEngine/changeAudioSessionProperties(_:)`` (Wwise's one
+/// call for it); what only AVAudioSession has — activation, the speaker
+/// override, the preferred input, the live route and other audio — is here.
+/// The iOS vocabulary nests in it: ``Category``, ``Mode``,
+/// ``CategoryOptions``, ``RouteChangeReason``… Reads are snapshots taken after
 /// the last change (never waiting on the server). Calls return at once: a
 /// refused one throws and changes nothing; an accepted one is decided when
 /// it returns (every read shows it), and the server work it causes (fades,
 /// corks, moves, other apps' mutes) follows on the engine's session thread,
 /// in order, a server round trip or a fade later. Everything the session
 /// does on its own (interruptions, route changes, other apps) arrives as
-/// ``SessionEvent``s.
+/// ``SessionEvent``s. Once the engine has terminated, every read shows a
+/// stopped default session and every call throws `notInitialized`.
 ///
 /// ```swift
+/// try SoundEngine.changeAudioSessionProperties(
+///     AudioSession.Configuration(category: .playAndRecord, categoryOptions: [.defaultToSpeaker, .allowBluetooth],
+///                                mode: .gameChat))
 /// let session = try SoundEngine.audioSession
-/// try session.setCategory(.playAndRecord, mode: .gameChat, options: [.defaultToSpeaker, .allowBluetooth])
 /// print(session.currentRoute)
 /// try session.overrideOutputAudioPort(.speaker)   // QA1754's temporary override
 /// ```
@@ -51,30 +58,6 @@ public final class AudioSession: Sendable {
     public var categoryOptions: CategoryOptions { configuration.categoryOptions }
     /// The mode (`mode`).
     public var mode: Mode { configuration.mode }
-
-    /// Sets category, mode and options together, like
-    /// `setCategory(_:mode:options:)`; the rest of ``configuration`` stays.
-    /// While the session is inactive the change takes effect at the next
-    /// activation.
-    ///
-    /// - Throws: `invalidParameter` for a combination iOS refuses (nothing changes).
-    public func setCategory(_ category: Category, mode: Mode = .default, options: CategoryOptions = [])
-        throws(SoundEngineError)
-    {
-        var proposed = configuration
-        proposed.category = category
-        proposed.mode = mode
-        proposed.categoryOptions = options
-        try setConfiguration(proposed)
-    }
-
-    /// Replaces the whole configuration (Wwise `ChangeAudioSessionProperties`).
-    ///
-    /// - Throws: the validation error (nothing changes); `mediaServicesFailed`
-    ///   while the server is away.
-    public func setConfiguration(_ configuration: SessionConfiguration) throws(SoundEngineError) {
-        try running().changeAudioSessionProperties(configuration)
-    }
 
     // MARK: Activation
 
@@ -113,8 +96,12 @@ public final class AudioSession: Sendable {
     public var isInputMuted: Bool { snapshot().isInputMuted }
     /// The temporary output override in force.
     public var outputPortOverride: PortOverride { snapshot().portOverride }
-    /// The input the game prefers, `nil` for the default rule.
-    public var preferredInput: EndpointID? { snapshot().preferredInput }
+    /// The input the game prefers (`preferredInput`), `nil` for the default
+    /// rule; also `nil` while the preferred input is not present.
+    public var preferredInput: PortDescription? {
+        let s = snapshot()
+        return s.preferredInput.flatMap { id in s.allInputs.first { $0.endpoint == id } }
+    }
 
     /// Overrides the output, like `overrideOutputAudioPort(_:)`: `.speaker`
     /// routes a playAndRecord session to the built-in speaker until the next
@@ -126,27 +113,27 @@ public final class AudioSession: Sendable {
         try running().request(.overrideOutputAudioPort(override))
     }
 
-    /// Prefers an input, like `setPreferredInput(_:)`; `nil` returns to the default rule.
+    /// Prefers an input, like `setPreferredInput(_:)`: one of
+    /// ``availableInputs`` (its ``PortDescription/uid`` is what counts);
+    /// `nil` returns to the default rule.
     ///
     /// - Throws: `incompatibleCategory` in a category without input;
-    ///   `invalidParameter` for a port that is not a present input the options allow.
-    public func setPreferredInput(_ input: EndpointID?) throws(SoundEngineError) {
-        try running().request(.setPreferredInput(input))
+    ///   `invalidParameter` naming the uid when no present input has it, or
+    ///   for an input the options do not allow.
+    public func setPreferredInput(_ input: PortDescription?) throws(SoundEngineError) {
+        try setPreferredInput(uid: input?.uid)
     }
 
-    /// Prefers the input whose ``PortDescription/uid`` is `uid` (`device` or
-    /// `device#port`), `nil` for the default rule.
-    ///
-    /// - Throws: as ``setPreferredInput(_:)``, and `invalidParameter` naming
-    ///   a uid no present input has.
-    public func setPreferredInput(uid: String?) throws(SoundEngineError) {
-        guard let uid else { return try setPreferredInput(nil) }
+    /// ``setPreferredInput(_:)`` by the input's uid (`device` or
+    /// `device#port`), as the C API and the demo name it.
+    package func setPreferredInput(uid: String?) throws(SoundEngineError) {
+        guard let uid else { return try running().request(.setPreferredInput(nil)) }
         let inputs = snapshot().allInputs
         guard let port = inputs.first(where: { $0.uid == uid }) else {
             throw .invalidParameter(
                 "setPreferredInput: no input has uid '\(uid)'; present: \(inputs.map(\.uid).joined(separator: ", "))")
         }
-        try setPreferredInput(port.endpoint)
+        try running().request(.setPreferredInput(port.endpoint))
     }
 
     // MARK: Other audio

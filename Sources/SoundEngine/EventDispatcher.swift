@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SoundCore
 import SoundSession
 import Synchronization
 

@@ -1,12 +1,8 @@
-// `import SoundEngine` is all a game needs: the public value types of the
-// layers below (errors, formats, session types, mixer IDs and parameters,
-// latency requests, the bank model) come with it. Everything a game does not
-// need (the mixer, the policy state machine, the backend contract, render
-// entry points, server indices…) has `package` access, so it is neither
-// re-exported nor reachable by importing those modules directly;
-// Tests/PackageConsumer/check proves it. No C module is re-exported.
-@_exported public import SoundBackend
-@_exported public import SoundCore
-@_exported public import SoundMixer
-@_exported public import SoundSession
-@_exported public import SoundContent
+// What `import SoundEngine` brings besides this module's own declarations:
+// exactly these, by name (decision 0013). No module is re-exported whole and
+// no C module at all; every other type of the layers below reaches a game
+// only nested, through the typealiases of SoundEngine+Names.swift, or not
+// at all (`package` access). api/public-api.txt lists the whole surface.
+@_exported public import enum SoundCore.SoundEngineError
+@_exported public import protocol SoundCore.SoundLogger
+@_exported public import enum SoundSession.SessionEvent

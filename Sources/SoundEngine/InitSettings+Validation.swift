@@ -1,4 +1,4 @@
-public import SoundCore
+package import SoundCore
 import SoundSession
 
 extension InitSettings {

@@ -1,4 +1,4 @@
-public import SoundCore
+package import SoundCore
 
 /// Platform-independent engine settings, like Wwise's `AkInitSettings`.
 ///
@@ -36,7 +36,7 @@ public struct InitSettings: Sendable {
     /// (`true`) or unmuted (Wwise `BGMCallback`, whose flag is
     /// `in_bBackgroundMusicMuted`; SPEC calls it `otherAudioIsPlaying`). The
     /// session mutes them while another application's music plays and the
-    /// category is mixable; ``SoundEngineInstance/muteBackgroundMusic(_:)``
+    /// category is mixable; ``SoundEngine/muteBackgroundMusic(_:)``
     /// mutes them by hand and is reported the same way, as Wwise does. Runs
     /// on the engine's event thread, never the render thread; it may call
     /// back into the engine.

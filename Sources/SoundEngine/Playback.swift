@@ -1,4 +1,5 @@
 import SoundCore
+import SoundContent
 import SoundDecoding
 import SoundMixer
 import Synchronization
@@ -140,7 +141,7 @@ final class Playback: Sendable {
     @discardableResult
     func play(
         _ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters(),
-        wake: Bool = true, completion: (@Sendable (VoiceEnd) -> Void)? = nil
+        wake: Bool = true, completion: VoiceCompletion? = nil
     ) throws(SoundEngineError) -> VoiceID {
         try checkAlive()
         // An idle-corked stream is uncorked by the session thread (SessionController+Idle).
@@ -159,28 +160,28 @@ final class Playback: Sendable {
     /// Wakes an idle-corked stream for voices queued with `wake: false`. Never blocks.
     func voiceQueued() { onVoiceQueued() }
 
-    /// Stops a voice, fading out over `fadeOut` (default: the short de-click fade).
-    func stop(_ voice: VoiceID, fadeOut: Duration = .zero) throws(SoundEngineError) {
+    /// Stops a voice, fading out over `fade` (`.zero`: the short de-click fade).
+    func stop(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.stop(voice, fadeOutFrames: mixer.frames(fadeOut, checking: "stop fadeOut"))
+        try mixer.stop(voice, fadeOutFrames: mixer.frames(fade, checking: "stop fade"))
     }
 
     /// Stops every voice, like Wwise `StopAll`.
-    func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
+    func stopAll(fade: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.stopAll(fadeOutFrames: mixer.frames(fadeOut, checking: "stopAll fadeOut"))
+        try mixer.stopAll(fadeOutFrames: mixer.frames(fade, checking: "stopAll fade"))
     }
 
-    /// Sets a voice's linear volume (0…16), ramped over `ramp` (`nil`: one quantum).
-    func setVolume(_ voice: VoiceID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
+    /// Sets a voice's linear volume (0…16), ramped over `ramp` (`.zero`: one quantum).
+    func setVolume(_ voice: VoiceID, _ volume: Float, ramp: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setVolume(voice, volume, rampFrames: try frames(ramp, "setVolume ramp"))
+        try mixer.setVolume(voice, volume, rampFrames: try rampFrames(ramp, "setVolume ramp"))
     }
 
-    /// Sets a voice's pan (-1 left … 1 right, equal power), ramped over `ramp` (`nil`: one quantum).
-    func setPan(_ voice: VoiceID, _ pan: Float, ramp: Duration? = nil) throws(SoundEngineError) {
+    /// Sets a voice's pan (-1 left … 1 right, equal power), ramped over `ramp` (`.zero`: one quantum).
+    func setPan(_ voice: VoiceID, _ pan: Float, ramp: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setPan(voice, pan, rampFrames: try frames(ramp, "setPan ramp"))
+        try mixer.setPan(voice, pan, rampFrames: try rampFrames(ramp, "setPan ramp"))
     }
 
     /// Sets a voice's pitch as a playback-rate ratio (2 = an octave up), from the next quantum.
@@ -191,23 +192,23 @@ final class Playback: Sendable {
 
     /// Sets a voice's low-pass cut-off in Hz (10…24 000, rounded to 1/8
     /// octave: voices in one band of a bus share a filter), ramped over
-    /// `ramp` (`nil`: one quantum); `nil` cut-off opens the filter. A change
+    /// `ramp` (`.zero`: one quantum); `nil` cut-off opens the filter. A change
     /// of band crossfades, so nothing clicks.
-    func setLowPass(_ voice: VoiceID, cutoffHz: Float?, ramp: Duration? = nil) throws(SoundEngineError) {
+    func setLowPass(_ voice: VoiceID, cutoffHz: Float?, ramp: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setLowPass(voice, cutoffHz: cutoffHz, rampFrames: try frames(ramp, "setLowPass ramp"))
+        try mixer.setLowPass(voice, cutoffHz: cutoffHz, rampFrames: try rampFrames(ramp, "setLowPass ramp"))
     }
 
     /// Pauses a voice where it is, fading out over `fade` (at least the short de-click).
     func pause(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.pause(voice, fadeFrames: try frames(fade, "pause fade") ?? 0)
+        try mixer.pause(voice, fadeFrames: try mixer.frames(fade, checking: "pause fade"))
     }
 
     /// Resumes a paused voice, fading in over `fade` (at least the short de-click).
     func resume(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.resume(voice, fadeFrames: try frames(fade, "resume fade") ?? 0)
+        try mixer.resume(voice, fadeFrames: try mixer.frames(fade, checking: "resume fade"))
     }
 
     /// Whether a voice is still playing (or paused) rather than ended.
@@ -224,16 +225,16 @@ final class Playback: Sendable {
     /// The bus created with `name`, if any (`"master"` is the master bus).
     func bus(named name: String) -> BusID? { mixer.bus(named: name) }
 
-    /// Sets a bus's linear volume, ramped over `ramp` (`nil`: one quantum).
-    func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
+    /// Sets a bus's linear volume, ramped over `ramp` (`.zero`: one quantum).
+    func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setBusVolume(bus, volume, rampFrames: try frames(ramp, "setBusVolume ramp"))
+        try mixer.setBusVolume(bus, volume, rampFrames: try rampFrames(ramp, "setBusVolume ramp"))
     }
 
-    /// Mutes or unmutes a bus, ramped over `ramp` (`nil`: one quantum).
-    func setBus(_ bus: BusID, muted: Bool, ramp: Duration? = nil) throws(SoundEngineError) {
+    /// Mutes or unmutes a bus, ramped over `ramp` (`.zero`: one quantum).
+    func setBus(_ bus: BusID, muted: Bool, ramp: Duration = .zero) throws(SoundEngineError) {
         try checkAlive()
-        try mixer.setBusMuted(bus, muted, rampFrames: try frames(ramp, "setBus ramp"))
+        try mixer.setBusMuted(bus, muted, rampFrames: try rampFrames(ramp, "setBus ramp"))
     }
 
     /// Marks a bus "mute for background music" (Wwise's bus property): it
@@ -243,11 +244,12 @@ final class Playback: Sendable {
         try mixer.setBusMutedForBackgroundMusic(bus, mutedForBackgroundMusic)
     }
 
-    /// A duration in frames at the mix rate, checked by the one rule for
-    /// times (``TimeArgument``: 0…3600 s); `nil` stays `nil` (the call's default).
-    func frames(_ duration: Duration?, _ what: String) throws(SoundEngineError) -> Int? {
-        guard let duration else { return nil }
-        return try mixer.frames(duration, checking: what)
+    /// A ramp in frames at the mix rate, checked by the one rule for times
+    /// (``TimeArgument``: 0…3600 s); `.zero` is `nil`, the mixer's one
+    /// quantum: the shortest change that does not click.
+    func rampFrames(_ ramp: Duration, _ what: String) throws(SoundEngineError) -> Int? {
+        let frames = try mixer.frames(ramp, checking: what)
+        return frames == 0 ? nil : frames
     }
 
     /// The bus's latest peak and RMS reading (any thread; polled).
@@ -264,5 +266,4 @@ final class Playback: Sendable {
         }
     }
 
-    /// Mixer and output counters.
 }

@@ -8,7 +8,7 @@ import Synchronization
 /// delayed content action waiting for the mixer clock, which idling would
 /// hold), the session thread corks the stream and holds the mixer on its clock; a voice queued
 /// then (``voiceQueued()``) has the session thread uncork it, while the game's
-/// call returns at once. The game's view (``SoundEngineInstance/status``)
+/// call returns at once. The game's view (``SoundEngine/status``)
 /// stays `running`: this is the engine's business, not a pause.
 extension SessionController {
     /// Any thread, after a voice was queued: an idle-corked stream is

@@ -1,154 +1,183 @@
-public import SoundContent
-public import SoundCore
+package import SoundCore
 
-/// The content calls of the process-wide engine, each forwarding to the
-/// ``SoundEngineInstance`` method of the same name (which documents it).
-/// Every one throws `notInitialized` before ``initialize(_:_:)``.
+/// Content: banks, game objects, events, RTPCs, states and switches, the
+/// Wwise way (docs/content-engine.md). Game code posts events on game
+/// objects; the banks decide what plays.
+///
+/// A call that throws changed nothing. Unknown names and IDs throw
+/// `idNotFound` naming what was not found, as the game wrote it; bad
+/// arguments throw `invalidParameter` naming the argument.
 extension SoundEngine {
     // MARK: Banks
 
-    /// Loads a bank file (Wwise `LoadBank`); see ``SoundEngineInstance/loadBank(path:options:)``.
+    /// Loads a bank file (docs/banks.md), like Wwise `LoadBank`: parses and
+    /// validates it, decodes its in-memory sounds, creates its buses. All or
+    /// nothing: on any failure, everything it made is undone. Its buses may
+    /// name the buses of banks loaded earlier.
+    ///
+    /// - Parameter allowFilesOutsideBankFolder: let the bank's sound files
+    ///   live outside its folder (absolute paths, or paths that climb out
+    ///   with `..`). Off by default: banks can come from mods, and a bank
+    ///   should not read arbitrary files. Streamed files are opened beneath
+    ///   the bank's folder without following symbolic links either way.
+    /// - Throws: `invalidFile` listing every problem of the file;
+    ///   `invalidParameter` naming both banks when a name (sound, container,
+    ///   event, bus, RTPC, state or switch group) is already defined by a
+    ///   loaded bank, or the bank is loaded; `fileNotFound`/`invalidFile`
+    ///   naming a sound file that does not decode; `invalidParameter` for a
+    ///   path with a NUL character; `maxReached` for sounds or buses.
     @discardableResult
-    public static func loadBank(path: String, options: BankLoadOptions = BankLoadOptions()) throws(SoundEngineError)
+    public static func loadBank(path: String, allowFilesOutsideBankFolder: Bool = false) throws(SoundEngineError)
         -> BankID
     {
-        try current.loadBank(path: path, options: options)
+        try current.loadBank(path: path, options: .init(allowFilesOutsideBankFolder: allowFilesOutsideBankFolder))
     }
 
-    /// Loads a bank built in code; see ``SoundEngineInstance/loadBank(_:)``.
-    @discardableResult
-    public static func loadBank(_ bank: Bank) throws(SoundEngineError) -> BankID { try current.loadBank(bank) }
-
-    /// Unloads a bank (Wwise `UnloadBank`); see ``SoundEngineInstance/unloadBank(_:)``.
+    /// Unloads a bank (Wwise `UnloadBank`): voices of its sounds fade out
+    /// (the de-click fade) and end, so their playing IDs end and their
+    /// end-of-event callbacks run; delayed actions of its events are
+    /// cancelled; its RTPC, state and setVolume values are forgotten. Its
+    /// buses are faded to silence and kept for the next bank that defines
+    /// the same bus name.
+    /// - Throws: `idNotFound` for a bank not loaded; `invalidParameter` while
+    ///   another loaded bank's buses or sounds sit on its buses (unload that first).
     public static func unloadBank(_ bank: BankID) throws(SoundEngineError) { try current.unloadBank(bank) }
 
     // MARK: Game objects
 
-    /// Registers a game object (Wwise `RegisterGameObj`).
+    /// Registers a game object (Wwise `RegisterGameObj`); `name` is for logs.
+    /// Registering it again does nothing.
+    /// - Throws: `invalidParameter` for ID 0 or `UInt64.max`.
     public static func registerGameObject(_ object: GameObjectID, name: String? = nil) throws(SoundEngineError) {
         try current.registerGameObject(object, name: name)
     }
 
-    /// Unregisters a game object (Wwise `UnregisterGameObj`).
+    /// Unregisters a game object (Wwise `UnregisterGameObj`): its playing IDs
+    /// stop with the short de-click fade and end; its switches, RTPC values
+    /// and sequence positions are forgotten; it stops being a listener.
+    /// - Throws: `idNotFound` when it is not registered; `invalidParameter` for an invalid ID.
     public static func unregisterGameObject(_ object: GameObjectID) throws(SoundEngineError) {
         try current.unregisterGameObject(object)
     }
 
-    /// Places a game object (Wwise `SetPosition`).
+    /// Places a game object (Wwise `SetPosition`), emitter or listener, in
+    /// Wwise's left-handed coordinates (X right, Y up, Z forward). Voices of
+    /// 3D sounds on it, or all of them when it is the listener, follow
+    /// within about one game frame (16 ms ramps).
+    /// - Throws: `invalidParameter` for a position that is not finite or an
+    ///   orientation that cannot be normalised (zero, non-finite or parallel
+    ///   vectors); `idNotFound` when the object is not registered.
     public static func setPosition(
-        _ object: GameObjectID, position: Vector3, orientation: Orientation = .default
+        _ object: GameObjectID, _ position: Vector3, orientation: Orientation = .default
     ) throws(SoundEngineError) {
-        try current.setPosition(object, position: position, orientation: orientation)
+        try current.setPosition(object, position, orientation: orientation)
     }
 
-    /// Sets the listeners (Wwise `SetDefaultListeners`).
+    /// Makes these registered game objects the listeners (Wwise
+    /// `SetDefaultListeners`). Panning and distance use the first one that
+    /// is registered; with none, an implicit listener sits at the origin
+    /// facing +Z with +Y up.
+    /// - Throws: `idNotFound` naming one that is not registered.
     public static func setDefaultListeners(_ listeners: [GameObjectID]) throws(SoundEngineError) {
         try current.setDefaultListeners(listeners)
     }
 
     // MARK: Events
 
-    /// Posts an event by name (Wwise `PostEvent`): checks the event and the
-    /// game object, queues the event's actions for the engine's posting
-    /// thread and returns the playing ID (``SoundEngineInstance/postEvent(_:on:callback:)-(String,_,_)``).
+    /// Posts an event on a game object (Wwise `PostEvent`): its actions run
+    /// in order, each after its delay (counted from this call). Returns at
+    /// once with the playing ID of this posting, which plays from then on
+    /// (``isPlaying(_:)``): like Wwise, the call checks the event and the
+    /// game object and queues the actions, which the engine's posting thread
+    /// runs — or any later content call runs first, so calls take effect in
+    /// the order they were made (docs/content-engine.md, "Queued posting").
+    ///
+    /// - Parameter callback: told ``CallbackInfo/endOfEvent(_:)`` exactly
+    ///   once, when every voice of the posting has ended and no delayed
+    ///   action is left (at once for an event that plays nothing), and
+    ///   ``CallbackInfo/marker(_:name:sound:)`` as its voices cross their
+    ///   sounds' markers; on the engine's event thread, outside every lock.
+    /// - Throws: `idNotFound` for an unknown event or an unregistered game
+    ///   object; `invalidParameter` for an invalid game object ID. A voice
+    ///   the mixer cannot start (all voices busy) is skipped and logged; the
+    ///   post still succeeds, as in Wwise.
     @discardableResult
     public static func postEvent(
-        _ event: String, on object: GameObjectID, callback: (@Sendable (EventCallback) -> Void)? = nil
+        _ event: ContentReference, on object: GameObjectID, callback: (@Sendable (CallbackInfo) -> Void)? = nil
     ) throws(SoundEngineError) -> PlayingID {
         try current.postEvent(event, on: object, callback: callback)
     }
 
-    /// Posts an event by ID (Wwise `PostEvent`).
-    @discardableResult
-    public static func postEvent(
-        _ event: ContentID, on object: GameObjectID, callback: (@Sendable (EventCallback) -> Void)? = nil
-    ) throws(SoundEngineError) -> PlayingID {
-        try current.postEvent(event, on: object, callback: callback)
+    /// Stops every posting on one game object (Wwise `StopAll(gameObject)`),
+    /// fading over `fade`; ``stopAll(fade:)`` stops everything.
+    /// - Throws: `idNotFound` when the object is not registered;
+    ///   `invalidParameter` for an invalid game object ID, or naming `fade`
+    ///   when it is negative or over an hour.
+    public static func stopAll(on object: GameObjectID, fade: Duration = .zero) throws(SoundEngineError) {
+        try current.stopAll(on: object, fade: fade)
     }
-
-    /// Stops one posting (Wwise `StopPlayingID`); see ``SoundEngineInstance/stopPlayingID(_:fadeOut:)``.
-    public static func stopPlayingID(_ playing: PlayingID, fadeOut: Duration = .zero) throws(SoundEngineError) {
-        try current.stopPlayingID(playing, fadeOut: fadeOut)
-    }
-
-    /// Stops every posting on a game object (Wwise `StopAll(gameObject)`).
-    public static func stopAll(gameObject: GameObjectID, fadeOut: Duration = .zero) throws(SoundEngineError) {
-        try current.stopAll(gameObject: gameObject, fadeOut: fadeOut)
-    }
-
-    /// Whether a posting has not ended yet; `false` when not initialized.
-    public static func isPlaying(_ playing: PlayingID) -> Bool { (try? current.isPlaying(playing)) ?? false }
 
     // MARK: RTPCs
 
-    /// Sets a game parameter by name (Wwise `SetRTPCValue`), clamped to its
-    /// range; see ``SoundEngineInstance/setRTPCValue(_:_:gameObject:interpolation:)-(String,_,_,_)``.
+    /// Sets a game parameter (Wwise `SetRTPCValue`), clamped to its range:
+    /// globally (no `on:`) or for one game object, whose value then
+    /// overrides the global one for its voices. With a `ramp`, the value
+    /// moves linearly from where it is to the new one over that time, and
+    /// the bound volumes, pitches and filters follow their curves on the way
+    /// (re-evaluated every 16 ms).
+    /// - Throws: `idNotFound` for an unknown RTPC or unregistered game
+    ///   object; `invalidParameter` naming `value` when it is NaN or
+    ///   infinite (a finite value out of the RTPC's range is clamped, as
+    ///   Wwise does), or naming `ramp` when it is negative or over an hour.
     public static func setRTPCValue(
-        _ rtpc: String, _ value: Double, gameObject: GameObjectID? = nil, interpolation: Duration = .zero
+        _ rtpc: ContentReference, _ value: Double, on object: GameObjectID? = nil, ramp: Duration = .zero
     ) throws(SoundEngineError) {
-        try current.setRTPCValue(rtpc, value, gameObject: gameObject, interpolation: interpolation)
+        try current.setRTPCValue(rtpc, value, on: object, ramp: ramp)
     }
 
-    /// Sets a game parameter by ID (Wwise `SetRTPCValue`).
-    public static func setRTPCValue(
-        _ rtpc: ContentID, _ value: Double, gameObject: GameObjectID? = nil, interpolation: Duration = .zero
-    ) throws(SoundEngineError) {
-        try current.setRTPCValue(rtpc, value, gameObject: gameObject, interpolation: interpolation)
+    /// Forgets a set value (Wwise `ResetRTPCValue`): a game object's falls
+    /// back to the global value, the global one to the RTPC's default. Immediate.
+    public static func resetRTPCValue(_ rtpc: ContentReference, on object: GameObjectID? = nil) throws(SoundEngineError) {
+        try current.resetRTPCValue(rtpc, on: object)
     }
 
-    /// Forgets a set value by name (Wwise `ResetRTPCValue`).
-    public static func resetRTPCValue(_ rtpc: String, gameObject: GameObjectID? = nil) throws(SoundEngineError) {
-        try current.resetRTPCValue(rtpc, gameObject: gameObject)
-    }
-
-    /// Forgets a set value by ID (Wwise `ResetRTPCValue`).
-    public static func resetRTPCValue(_ rtpc: ContentID, gameObject: GameObjectID? = nil) throws(SoundEngineError) {
-        try current.resetRTPCValue(rtpc, gameObject: gameObject)
-    }
-
-    /// A game parameter's value in force, by name (Wwise `GetRTPCValue`).
-    public static func rtpcValue(_ rtpc: String, gameObject: GameObjectID? = nil) throws(SoundEngineError) -> Double {
-        try current.rtpcValue(rtpc, gameObject: gameObject)
-    }
-
-    /// A game parameter's value in force, by ID (Wwise `GetRTPCValue`).
-    public static func rtpcValue(_ rtpc: ContentID, gameObject: GameObjectID? = nil) throws(SoundEngineError)
+    /// The value in force now (Wwise `GetRTPCValue`; part way through a ramp,
+    /// where it has got to): the game object's own, else the global, else
+    /// the default.
+    public static func rtpcValue(_ rtpc: ContentReference, on object: GameObjectID? = nil) throws(SoundEngineError)
         -> Double
     {
-        try current.rtpcValue(rtpc, gameObject: gameObject)
+        try current.rtpcValue(rtpc, on: object)
     }
 
     // MARK: States and switches
 
-    /// Sets a state by names (Wwise `SetState`).
-    public static func setState(_ group: String, _ state: String) throws(SoundEngineError) {
+    /// Sets a state group's state (Wwise `SetState`), for the whole game: bus
+    /// volume offsets move to the new state's over the group's transition time.
+    /// - Throws: `idNotFound` naming the unknown group or state.
+    public static func setState(_ group: ContentReference, _ state: ContentReference) throws(SoundEngineError) {
         try current.setState(group, state)
     }
 
-    /// Sets a state by IDs (Wwise `SetState`).
-    public static func setState(_ group: ContentID, _ state: ContentID) throws(SoundEngineError) {
-        try current.setState(group, state)
-    }
-
-    /// A state group's current state (Wwise `GetState`).
-    public static func currentState(_ group: String) throws(SoundEngineError) -> String {
+    /// A state group's current state, by name (Wwise `GetState`).
+    public static func currentState(_ group: ContentReference) throws(SoundEngineError) -> String {
         try current.currentState(group)
     }
 
-    /// Sets a game object's switch by names (Wwise `SetSwitch`).
-    public static func setSwitch(_ group: String, _ value: String, gameObject: GameObjectID) throws(SoundEngineError) {
-        try current.setSwitch(group, value, gameObject: gameObject)
-    }
-
-    /// Sets a game object's switch by IDs (Wwise `SetSwitch`).
-    public static func setSwitch(_ group: ContentID, _ value: ContentID, gameObject: GameObjectID)
+    /// Sets a game object's switch (Wwise `SetSwitch`): switch containers
+    /// played on it from now on pick the child of that value.
+    /// - Throws: `idNotFound` naming the unknown group, value or game object.
+    public static func setSwitch(_ group: ContentReference, _ value: ContentReference, on object: GameObjectID)
         throws(SoundEngineError)
     {
-        try current.setSwitch(group, value, gameObject: gameObject)
+        try current.setSwitch(group, value, on: object)
     }
 
-    /// A game object's current switch value (Wwise `GetSwitch`).
-    public static func switchValue(_ group: String, gameObject: GameObjectID) throws(SoundEngineError) -> String {
-        try current.switchValue(group, gameObject: gameObject)
+    /// A game object's current value of a switch group, by name (Wwise
+    /// `GetSwitch`; the group's default until one is set).
+    public static func switchValue(_ group: ContentReference, on object: GameObjectID) throws(SoundEngineError)
+        -> String
+    {
+        try current.switchValue(group, on: object)
     }
 }

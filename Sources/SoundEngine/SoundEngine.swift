@@ -1,31 +1,48 @@
-public import SoundCore
-public import SoundMixer
-public import SoundSession
+public import SoundBackend
+package import SoundCore
+import SoundMixer
+package import SoundSession
 import Foundation
 import Synchronization
 
-/// The process-wide sound engine, like Wwise's `AK::SoundEngine`.
+/// The process-wide sound engine, like Wwise's `AK::SoundEngine`: every
+/// call a game makes is a static member of it.
 ///
 /// ```swift
 /// import SoundEngine
 ///
-/// var settings = SoundEngine.defaultInitSettings()
 /// var platform = SoundEngine.defaultPlatformInitSettings()
 /// platform.audioSession.category = .ambient
-/// try SoundEngine.initialize(settings, platform)
+/// try SoundEngine.initialize(SoundEngine.defaultInitSettings(), platform)
 /// defer { SoundEngine.terminate() }
 ///
 /// let chime = try SoundEngine.loadSound(path: "chime.ogg")
 /// try SoundEngine.play(chime)
 /// ```
 ///
-/// Every call before ``initialize(_:_:)`` (or after ``terminate()``) throws
-/// `notInitialized`. All calls are safe from any thread. No argument traps:
-/// a bad one (NaN, an infinity, a value out of range, a time outside
-/// 0…3600 s, an unknown ID) throws `invalidParameter` or `idNotFound` naming
-/// it and changes nothing, or is clamped where Wwise clamps
-/// (docs/input-validation.md). The engine behind
-/// the façade is a ``SoundEngineInstance``, reachable as ``current``.
+/// **Before `initialize`.** Every member that needs an engine throws
+/// `notInitialized` before ``initialize(_:_:)`` and after ``terminate()``,
+/// getters included. Only these need none: ``initialize(_:_:)``,
+/// ``terminate()``, ``isInitialized``, ``defaultInitSettings()``,
+/// ``defaultPlatformInitSettings()``, ``events()`` and the notification names.
+///
+/// **Threads.** Every call is safe from any thread, returns without waiting
+/// on the sound server, and never runs on the render thread.
+///
+/// **Arguments.** None traps: a bad one (NaN, an infinity, a value out of
+/// range, a time outside 0…3600 s, an unknown ID) throws `invalidParameter`
+/// or `idNotFound` naming it and changes nothing, or is clamped where Wwise
+/// clamps (docs/input-validation.md).
+///
+/// **Times** follow one grammar (decision 0013): `fade:` is how long the
+/// level takes when sound starts, stops, pauses, resumes or suspends;
+/// `ramp:` how long a setting takes to reach its new value. Both are a
+/// `Duration`, `.zero` by default, and `.zero` means the shortest change that
+/// does not click (the de-click fade, or one render quantum).
+///
+/// **Names.** The engine's types nest in this enum (``GameObjectID``,
+/// ``PlayingID``, ``Vector3``…) and the session's in ``AudioSession``
+/// (``AudioSession/Category``…), so none collides with a game's own.
 public enum SoundEngine {
     /// Where the process-wide engine is in its life. `initializing` lets
     /// initialize connect (up to ``PlatformInitSettings/connectTimeout``)
@@ -80,6 +97,27 @@ public enum SoundEngine {
         _ settings: InitSettings = defaultInitSettings(),
         _ platform: PlatformInitSettings = defaultPlatformInitSettings()
     ) throws(SoundEngineError) {
+        try initialize(settings, platform, backend: nil)
+    }
+
+    /// Starts the engine on an ``OfflineOutput`` instead of a sound server:
+    /// nothing renders until the game calls ``OfflineOutput/render(frames:)``,
+    /// so a game's unit tests of its audio logic run anywhere, deterministically,
+    /// and a bounce renders faster than real time. Everything else is as
+    /// ``initialize(_:_:)``: the same calls, the same checks, the same
+    /// callbacks (delivered on the event thread as the renders make them due).
+    /// The offline output has one built-in speaker and grants the format asked for.
+    public static func initialize(
+        _ settings: InitSettings = defaultInitSettings(),
+        _ platform: PlatformInitSettings = defaultPlatformInitSettings(),
+        offline output: OfflineOutput
+    ) throws(SoundEngineError) {
+        try initialize(settings, platform, backend: output.backend)
+    }
+
+    private static func initialize(
+        _ settings: InitSettings, _ platform: PlatformInitSettings, backend: (any AudioBackend)?
+    ) throws(SoundEngineError) {
         // Bad settings are refused before anything changes, even the slot.
         try settings.validate()
         try platform.validate()
@@ -103,7 +141,7 @@ public enum SoundEngine {
             Thread.sleep(forTimeInterval: 0.001)
         }
         do throws(SoundEngineError) {
-            let instance = try SoundEngineInstance(settings, platform, backend: nil, forward: hub.yield)
+            let instance = try SoundEngineInstance(settings, platform, backend: backend, forward: hub.yield)
             shared.withLock { $0 = .running(instance) }
         } catch {
             shared.withLock { $0 = .empty }
@@ -152,232 +190,176 @@ public enum SoundEngine {
     /// Never waits, also not while another thread is initializing.
     public static var isInitialized: Bool { shared.withLock { $0.instance != nil } }
 
-    /// The running engine, for everything the façade does not forward.
+    /// The running engine (the package's own targets reach its instance).
     /// - Throws: `notInitialized`.
-    public static var current: SoundEngineInstance {
+    package static var current: SoundEngineInstance {
         get throws(SoundEngineError) {
             guard let instance = shared.withLock({ $0.instance }) else { throw .notInitialized }
             return instance
         }
     }
 
-    /// Puts the engine in background mode (Wwise `Suspend`); see
-    /// ``SoundEngineInstance/suspend(renderAnyway:fadeOut:)``.
-    public static func suspend(
-        renderAnyway: Bool = false, fadeOut: Duration? = nil
-    ) throws(SoundEngineError) {
-        try current.suspend(renderAnyway: renderAnyway, fadeOut: fadeOut)
+    /// Puts the engine in background mode, like Wwise `Suspend`: the output
+    /// stream is corked (the sink may suspend).
+    ///
+    /// - Parameters:
+    ///   - renderAnyway: keep mixing on the engine's own clock with the output
+    ///     discarded: voices advance, fades finish, end-of-event callbacks
+    ///     run. Without it voices hold their place (calls are still taken;
+    ///     stopped voices end when rendering resumes).
+    ///   - fade: how long the output ramps to silence before the stream stops
+    ///     (`.zero`: one render quantum, the shortest fade that does not
+    ///     click), at most 10 s: the session thread waits for the fade to be
+    ///     heard before it corks the stream.
+    /// - Throws: `notInitialized`; `invalidParameter` naming `fade` when it is
+    ///   negative or over 10 s (docs/input-validation.md).
+    public static func suspend(renderAnyway: Bool = false, fade: Duration = .zero) throws(SoundEngineError) {
+        try current.suspend(renderAnyway: renderAnyway, fade: fade)
     }
 
-    /// Leaves background mode (Wwise `WakeupFromSuspend`).
+    /// Leaves background mode, like Wwise `WakeupFromSuspend`: the stream
+    /// resumes and the output fades back in over one quantum — unless
+    /// something else holds the engine paused (an interruption, the session
+    /// inactive, the app in the background), which ``status`` then names.
     public static func wakeupFromSuspend() throws(SoundEngineError) {
         try current.wakeupFromSuspend()
     }
 
-    /// Tells the engine the app went to the background; see
-    /// ``SoundEngineInstance/setApplicationState(_:)``.
-    public static func applicationDidEnterBackground() throws(SoundEngineError) {
-        try current.setApplicationState(.background)
+    /// Tells the engine the app went to the background or came back (Linux
+    /// has no app delegate: the game decides, e.g. on window focus or
+    /// minimise). Applies the category's background rule (ambient and
+    /// soloAmbient stop in the background, playback keeps playing unless
+    /// ``AudioSession/Behavior/suspendInBackground``), and seed 002's rule on
+    /// the way back: during a call the game takes the audio back and mixes
+    /// with the call; leaving again gives it back. Coming back also re-checks
+    /// an interruption whose end never arrived.
+    public static func setApplicationState(_ state: ApplicationState) throws(SoundEngineError) {
+        try current.setApplicationState(state)
     }
 
-    /// Tells the engine the app is coming back to the foreground; see
-    /// ``SoundEngineInstance/setApplicationState(_:)``.
-    public static func applicationWillEnterForeground() throws(SoundEngineError) {
-        try current.setApplicationState(.foreground)
+    /// Whether the app is in the foreground, as last told (`.foreground`
+    /// until ``setApplicationState(_:)`` says otherwise).
+    public static var applicationState: ApplicationState {
+        get throws(SoundEngineError) { try current.applicationState }
     }
 
     // MARK: Session
 
-    /// The live audio session: category, route, other audio, activation,
-    /// the speaker override, the preferred input (``AudioSession``).
-    /// - Throws: `notInitialized`.
+    /// The live audio session, like `AVAudioSession.sharedInstance()`: the
+    /// category in force, the route, other audio, activation, the speaker
+    /// override, the preferred input (``AudioSession``).
     public static var audioSession: AudioSession {
         get throws(SoundEngineError) { try current.audioSession }
     }
 
-    /// Changes the session at run time (Wwise `ChangeAudioSessionProperties`);
-    /// see ``SoundEngineInstance/changeAudioSessionProperties(_:)``.
-    public static func changeAudioSessionProperties(_ configuration: SessionConfiguration) throws(SoundEngineError) {
+    /// Changes category, options and mode at run time, like Wwise
+    /// `iOS::ChangeAudioSessionProperties` — the one call that changes the
+    /// session's configuration. When the stream role or the echo-cancellation
+    /// wish changes, the output fades out over one quantum, the stream is
+    /// re-created with the new `media.role`, and it fades back in; voices keep
+    /// playing across it. Routes and other apps follow the new category.
+    /// While the session is inactive the change takes effect at the next
+    /// activation.
+    ///
+    /// - Throws: the validation error of `configuration`
+    ///   (`invalidParameter`/`incompatibleCategory` naming what iOS refuses;
+    ///   nothing changes); `mediaServicesFailed` while the server is away.
+    public static func changeAudioSessionProperties(_ configuration: AudioSession.Configuration)
+        throws(SoundEngineError)
+    {
         try current.changeAudioSessionProperties(configuration)
     }
 
-    /// Mutes or unmutes the background-music buses (Wwise `MuteBackgroundMusic`).
+    /// Mutes (`true`) or unmutes the buses flagged "mute for background
+    /// music", like Wwise `MuteBackgroundMusic`; the change fades over one
+    /// quantum and ``InitSettings/backgroundMusicCallback`` is told. The
+    /// session also mutes them while other apps' audio plays in a mixable
+    /// category; they sound again only when neither holds them.
     public static func muteBackgroundMusic(_ mute: Bool) throws(SoundEngineError) {
         try current.muteBackgroundMusic(mute)
     }
 
-    /// Whether the background-music buses are muted (Wwise `GetBackgroundMusicMute`);
-    /// `false` when not initialized.
-    public static var isBackgroundMusicMuted: Bool { (try? current.isBackgroundMusicMuted) ?? false }
+    /// Whether the background-music buses are muted, by the game or by the
+    /// session (Wwise `GetBackgroundMusicMute`).
+    public static var isBackgroundMusicMuted: Bool {
+        get throws(SoundEngineError) { try current.isBackgroundMusicMuted }
+    }
 
     /// Every ``SessionEvent`` of the process-wide engine from now on, across
     /// terminate and the next initialize: a stream taken before
     /// ``initialize(_:_:)`` sees that engine start. It starts with the
     /// current engine's state when one runs, and ends when the consumer
-    /// stops iterating (or drops the stream).
+    /// stops iterating (or drops the stream). Needs no engine.
     public static func events() -> AsyncStream<SessionEvent> {
         hub.subscribe(current: shared.withLock { $0.instance?.status })
     }
 
-    // MARK: Playback
+    // MARK: Input
 
-    /// Loads a sound file; see ``SoundEngineInstance/loadSound(path:streaming:loop:quality:)``.
-    public static func loadSound(
-        path: String, streaming: Bool = false, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
-    ) throws(SoundEngineError) -> SoundID {
-        try current.loadSound(path: path, streaming: streaming, loop: loop, quality: quality)
-    }
-
-    /// Loads decoded audio; see ``SoundEngineInstance/loadSound(_:name:loop:quality:)``.
-    public static func loadSound(
-        _ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
-    ) throws(SoundEngineError) -> SoundID {
-        try current.loadSound(audio, name: name, loop: loop, quality: quality)
-    }
-
-    /// Unloads a sound; voices playing it fade out first.
-    public static func unloadSound(_ sound: SoundID) throws(SoundEngineError) {
-        try current.unloadSound(sound)
-    }
-
-    /// Plays a sound; see ``SoundEngineInstance/play(_:on:_:completion:)``.
-    @discardableResult
-    public static func play(
-        _ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters(),
-        completion: (@Sendable (VoiceEnd) -> Void)? = nil
-    ) throws(SoundEngineError) -> VoiceID {
-        try current.play(sound, on: bus, parameters, completion: completion)
-    }
-
-    /// Stops a voice; see ``SoundEngineInstance/stop(_:fadeOut:)`` (a
-    /// `fadeOut` outside 0…3600 s is `invalidParameter`).
-    public static func stop(_ voice: VoiceID, fadeOut: Duration = .zero) throws(SoundEngineError) {
-        try current.stop(voice, fadeOut: fadeOut)
-    }
-
-    /// Stops every voice (Wwise `StopAll`); see ``SoundEngineInstance/stopAll(fadeOut:)``.
-    public static func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
-        try current.stopAll(fadeOut: fadeOut)
-    }
-
-    // MARK: Voices
-
-    /// Sets a voice's linear volume; see ``SoundEngineInstance/setVolume(_:_:ramp:)``.
-    public static func setVolume(_ voice: VoiceID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
-        try current.setVolume(voice, volume, ramp: ramp)
-    }
-
-    /// Sets a voice's pan; see ``SoundEngineInstance/setPan(_:_:ramp:)``.
-    public static func setPan(_ voice: VoiceID, _ pan: Float, ramp: Duration? = nil) throws(SoundEngineError) {
-        try current.setPan(voice, pan, ramp: ramp)
-    }
-
-    /// Sets a voice's pitch ratio; see ``SoundEngineInstance/setPitch(_:_:)``.
-    public static func setPitch(_ voice: VoiceID, _ pitch: Double) throws(SoundEngineError) {
-        try current.setPitch(voice, pitch)
-    }
-
-    /// Sets a voice's low-pass cut-off; see ``SoundEngineInstance/setLowPass(_:cutoffHz:ramp:)``.
-    public static func setLowPass(_ voice: VoiceID, cutoffHz: Float?, ramp: Duration? = nil) throws(SoundEngineError) {
-        try current.setLowPass(voice, cutoffHz: cutoffHz, ramp: ramp)
-    }
-
-    /// Pauses a voice; see ``SoundEngineInstance/pause(_:fade:)``.
-    public static func pause(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
-        try current.pause(voice, fade: fade)
-    }
-
-    /// Resumes a voice; see ``SoundEngineInstance/resume(_:fade:)``.
-    public static func resume(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
-        try current.resume(voice, fade: fade)
-    }
-
-    /// Whether a voice has not ended; `false` when not initialized.
-    public static func isPlaying(_ voice: VoiceID) -> Bool { (try? current.isPlaying(voice)) ?? false }
-
-    // MARK: Buses and meters
-
-    /// Creates a bus; see ``SoundEngineInstance/createBus(name:parent:)``.
-    public static func createBus(name: String, parent: BusID = .master) throws(SoundEngineError) -> BusID {
-        try current.createBus(name: name, parent: parent)
-    }
-
-    /// The bus named `name`; `nil` when there is none or no engine.
-    public static func bus(named name: String) -> BusID? { (try? current.bus(named: name)) ?? nil }
-
-    /// Sets a bus's linear volume; see ``SoundEngineInstance/setBusVolume(_:_:ramp:)``.
-    public static func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
-        try current.setBusVolume(bus, volume, ramp: ramp)
-    }
-
-    /// Mutes or unmutes a bus; see ``SoundEngineInstance/setBus(_:muted:ramp:)``.
-    public static func setBus(_ bus: BusID, muted: Bool, ramp: Duration? = nil) throws(SoundEngineError) {
-        try current.setBus(bus, muted: muted, ramp: ramp)
-    }
-
-    /// Marks a bus "mute for background music"; see ``SoundEngineInstance/setBus(_:mutedForBackgroundMusic:)``.
-    public static func setBus(_ bus: BusID, mutedForBackgroundMusic: Bool) throws(SoundEngineError) {
-        try current.setBus(bus, mutedForBackgroundMusic: mutedForBackgroundMusic)
-    }
-
-    /// A bus's latest peak and RMS (Wwise metering, polled); throws `notInitialized`.
-    public static func meter(_ bus: BusID) throws(SoundEngineError) -> BusMeter { try current.meter(bus) }
-
-    /// Pushes a bus's meter to `callback`; see ``SoundEngineInstance/setBusMeterCallback(_:_:)``.
-    public static func setBusMeterCallback(
-        _ bus: BusID, _ callback: (@Sendable (BusMeter) -> Void)?
-    ) throws(SoundEngineError) {
-        try current.setBusMeterCallback(bus, callback)
+    /// Reads captured input (record and playAndRecord categories):
+    /// interleaved float32 frames of ``PlatformInitSettings/inputChannelCount``
+    /// channels at the engine's rate, from the routed input. Returns the
+    /// frames read; 0 when none are waiting, or when
+    /// ``PlatformInitSettings/AudioCallbacks/inputCallback`` takes the input
+    /// instead. Never blocks.
+    public static func readInput(into buffer: UnsafeMutableBufferPointer<Float>) throws(SoundEngineError) -> Int {
+        try current.readInput(into: buffer)
     }
 
     // MARK: State and diagnostics
 
-    /// Why the engine renders or not; throws `notInitialized`.
-    public static func status() throws(SoundEngineError) -> EngineState { try current.status }
+    /// Whether the engine renders now, and why not if it does not. Decided
+    /// the moment a call or a server fact changes it; the stream follows on
+    /// the session thread.
+    public static var status: State { get throws(SoundEngineError) { try current.status } }
 
-    /// What the server granted; throws `notInitialized`.
-    public static func grantedStream() throws(SoundEngineError) -> GrantedStream { try current.grantedStream }
+    /// What the server granted: format, buffer sizes, server and device names.
+    public static var outputStream: OutputStream { get throws(SoundEngineError) { try current.outputStream } }
 
-    /// Render-to-speaker latency as the server reports it; `nil` when unknown or not initialized.
-    public static var outputLatency: Duration? { (try? current.outputLatency) ?? nil }
+    /// How long a frame rendered now takes to reach the speaker, as the
+    /// server reports it (the engine's buffer plus the device's); `nil` while
+    /// unknown.
+    public static var outputLatency: Duration? { get throws(SoundEngineError) { try current.outputLatency } }
 
-    /// Mixer and output counters; throws `notInitialized`.
-    public static func statistics() throws(SoundEngineError) -> EngineStatistics { try current.statistics }
-
-    /// Tells the engine the app went to the background or came back; see
-    /// ``SoundEngineInstance/setApplicationState(_:)``.
-    public static func setApplicationState(_ state: ApplicationState) throws(SoundEngineError) {
-        try current.setApplicationState(state)
-    }
-
-    /// Reads captured input; see ``SoundEngineInstance/readInput(into:)``. 0 when not initialized.
-    public static func readInput(into buffer: UnsafeMutableBufferPointer<Float>) -> Int {
-        (try? current.readInput(into: buffer)) ?? 0
-    }
+    /// The mixer's and the output's counters.
+    public static var statistics: Statistics { get throws(SoundEngineError) { try current.statistics } }
 }
-
 /// The façade's subscribers: fed by every engine the façade creates.
 private final class EventHub: Sendable {
-    private let continuations = ControlLock<[UInt64: AsyncStream<SessionEvent>.Continuation]>([:])
+    /// A subscriber, and the engine state it was last told: a subscriber
+    /// that joined after a state was decided but before its event was
+    /// delivered is told that state once, not twice.
+    private struct Subscriber {
+        var continuation: AsyncStream<SessionEvent>.Continuation
+        var lastState: EngineState?
+    }
+
+    private let subscribers = ControlLock<[UInt64: Subscriber]>([:])
     private let next = Atomic<UInt64>(0)
 
     func subscribe(current state: EngineState?) -> AsyncStream<SessionEvent> {
         let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
         let id = next.wrappingAdd(1, ordering: .relaxed).newValue  // relaxed: only uniqueness matters
         continuation.onTermination = { [weak self] _ in
-            _ = self?.continuations.withLock { $0.removeValue(forKey: id) }
+            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
         }
-        continuations.withLock { all in
+        subscribers.withLock { all in
             if let state { continuation.yield(.engineState(state)) }
-            all[id] = continuation
+            all[id] = Subscriber(continuation: continuation, lastState: state)
         }
         return stream
     }
 
     /// Event thread of the current engine.
     @Sendable func yield(_ event: SessionEvent) {
-        continuations.withLock { all in
-            for continuation in all.values { continuation.yield(event) }
+        subscribers.withLock { all in
+            for (id, subscriber) in all {
+                if case .engineState(let state) = event {
+                    guard state != subscriber.lastState else { continue }
+                    all[id]?.lastState = state
+                }
+                subscriber.continuation.yield(event)
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ extension SoundEngineInstance {
                 let (callback, failure) = playback.callbacks.withLock { c in
                     (c.voiceEnded.removeValue(forKey: voice), c.voiceFailures.removeValue(forKey: voice))
                 }
-                callback?(failure.map { .failed($0) } ?? .finished)
+                callback?(voice, failure.map { .failed($0) } ?? .finished)
             case .streamFailed(let voice, let error):
                 log.log(.error, "streamed \(voice) failed: \(error)")
                 playback.callbacks.withLock { c in
@@ -43,9 +43,9 @@ extension SoundEngineInstance {
                 c.closed = true
             }
             return c.voiceEnded.sorted { ($0.key.slot, $0.key.generation) < ($1.key.slot, $1.key.generation) }
-                .map { (callback: $0.value, failure: c.voiceFailures[$0.key]) }
+                .map { (voice: $0.key, callback: $0.value, failure: c.voiceFailures[$0.key]) }
         }
-        for voice in remaining { voice.callback(voice.failure.map { .failed($0) } ?? .finished) }
+        for v in remaining { v.callback(v.voice, v.failure.map { .failed($0) } ?? .finished) }
         // Postings still waiting on delayed actions end now: one end-of-event each.
         content.finish()
     }

@@ -1,182 +1,209 @@
-public import SoundCore
-public import SoundMixer
+package import SoundBackend
+package import SoundCore
+package import SoundMixer
 import SoundDecoding
 
+/// Sounds, plays, buses and meters; each member is the one the façade
+/// member of the same name forwards to, and is documented there.
 extension SoundEngineInstance {
     // MARK: Sounds
 
-    /// Loads a sound file (WAV, FLAC, Ogg Vorbis, Opus, MP3 — what libsndfile
-    /// decodes) for playback.
-    ///
-    /// - Parameters:
-    ///   - streaming: `false` (default) decodes the whole file into memory now;
-    ///     `true` decodes it ahead of playback on the streaming thread (for
-    ///     music and other long sounds).
-    ///   - loop: the region a looping voice repeats (in-memory sounds), default the whole sound.
-    ///   - quality: the resampler of the sound's voices unless a voice chooses
-    ///     its own (``VoiceParameters/quality``); default linear.
-    /// - Throws: `fileNotFound`, `invalidFile` naming the file (also for a
-    ///   sample that is NaN or infinite); `invalidParameter` for a path with
-    ///   a NUL character; `maxReached` when ``InitSettings/maxSounds`` are
-    ///   loaded. The engine keeps playing what it had.
-    public func loadSound(
+    /// ``SoundEngine/loadSound(path:streaming:loop:quality:)``.
+    package func loadSound(
         path: String, streaming: Bool = false, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
     ) throws(SoundEngineError) -> SoundID {
         try playback.loadSound(path: path, streaming: streaming, loop: loop, quality: quality)
     }
 
-    /// Loads decoded audio already in memory, with `loop` and `quality` as in
-    /// ``loadSound(path:streaming:loop:quality:)``.
-    ///
-    /// - Throws: `invalidParameter` naming the field when `audio` has no
-    ///   frames, a rate outside 1000…768000, a channel count outside 1…1024,
-    ///   a partial last frame or a sample that is NaN or infinite, or when
-    ///   `loop` is not inside it; `maxReached` as above. Nothing is loaded then.
-    public func loadSound(
+    /// ``SoundEngine/loadSound(_:name:loop:quality:)``.
+    package func loadSound(
         _ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear
     ) throws(SoundEngineError) -> SoundID {
         try playback.loadSound(audio, name: name, loop: loop, quality: quality)
     }
 
-    /// Unloads a sound; voices playing it fade out first.
-    public func unloadSound(_ sound: SoundID) throws(SoundEngineError) {
+    /// ``SoundEngine/unloadSound(_:)``.
+    package func unloadSound(_ sound: SoundID) throws(SoundEngineError) {
         try playback.unloadSound(sound)
     }
 
-    // MARK: Voices
+    // MARK: Plays
 
-    /// Starts a voice playing `sound` on `bus`.
-    ///
-    /// - Parameter completion: called exactly once when the voice ends —
-    ///   played out, stopped, its sound unloaded, its stream failed, or the
-    ///   engine terminated — on the engine's event thread, never the render
-    ///   thread, however many voices end at once. It may call the engine.
-    /// - Throws: `idNotFound` for an unknown sound or bus; `invalidParameter`
-    ///   naming a bad parameter (volume, pan, pitch); `maxReached` when every
-    ///   voice plays; `commandQueueFull` when the command queue is full.
+    /// ``SoundEngine/play(_:on:_:callback:)``.
     @discardableResult
-    public func play(
-        _ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters(),
-        completion: (@Sendable (VoiceEnd) -> Void)? = nil
-    ) throws(SoundEngineError) -> VoiceID {
-        try playback.play(sound, on: bus, parameters, completion: completion)
+    package func play(
+        _ sound: SoundID, on bus: BusID = .master, _ parameters: SoundEngine.PlayParameters = .init(),
+        callback: (@Sendable (SoundEngine.CallbackInfo) -> Void)? = nil
+    ) throws(SoundEngineError) -> SoundEngine.PlayingID {
+        let voiceParameters = try parameters.voiceParameters()
+        var completion: VoiceCompletion?
+        if let callback {
+            completion = { (voice: VoiceID, end: VoiceEnd) in
+                let id = SoundEngine.PlayingID(voice: voice)
+                if case .failed(let error) = end { callback(.sourceFailed(id, error)) }
+                callback(.endOfEvent(id))
+            }
+        }
+        return SoundEngine.PlayingID(
+            voice: try playback.play(sound, on: bus, voiceParameters, completion: completion))
     }
 
-    /// Stops a voice, fading out over `fadeOut` (default: the short de-click fade).
-    ///
-    /// - Throws: `idNotFound` for a voice that ended; `invalidParameter`
-    ///   naming `fadeOut` when it is negative or over an hour (the one rule
-    ///   for times, docs/input-validation.md); nothing changes then.
-    public func stop(_ voice: VoiceID, fadeOut: Duration = .zero) throws(SoundEngineError) {
-        try playback.stop(voice, fadeOut: fadeOut)
+    /// The voice of a play, or why `playing` (a posting) has none for `call`.
+    private func voice(of playing: SoundEngine.PlayingID, _ call: String) throws(SoundEngineError) -> VoiceID {
+        guard let voice = playing.voice else {
+            throw .invalidParameter(
+                "\(call) playing = \(playing): a posting of an event, whose voices' levels come from its bank (RTPCs, states, positions); only a play's can be set")
+        }
+        return voice
     }
 
-    /// Stops every voice, like Wwise `StopAll`.
-    ///
-    /// - Throws: `invalidParameter` naming `fadeOut` when it is negative or
-    ///   over an hour (docs/input-validation.md); nothing changes then.
-    public func stopAll(fadeOut: Duration = .zero) throws(SoundEngineError) {
-        try playback.stopAll(fadeOut: fadeOut)
+    /// ``SoundEngine/stop(_:fade:)``.
+    package func stop(_ playing: SoundEngine.PlayingID, fade: Duration = .zero) throws(SoundEngineError) {
+        if let voice = playing.voice {
+            do { try playback.stop(voice, fade: fade) } catch .idNotFound { try checkAlive() }  // it ended meanwhile
+        } else {
+            try checkAlive()
+            try content.stop(playing, fade: fade)
+        }
     }
 
-    /// Sets a voice's linear volume (0…16), ramped over `ramp` (`nil`: one quantum).
-    ///
-    /// Every voice and bus setter below throws alike, before anything
-    /// changes: `idNotFound` for a voice that ended or a bus that does not
-    /// exist; `invalidParameter` naming the argument for a value that is NaN,
-    /// infinite or out of its range, or a time (`ramp`, `fade`) that is
-    /// negative or over an hour (docs/input-validation.md). Nothing is clamped.
-    public func setVolume(_ voice: VoiceID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
-        try playback.setVolume(voice, volume, ramp: ramp)
+    /// ``SoundEngine/stopAll(fade:)``.
+    package func stopAll(fade: Duration = .zero) throws(SoundEngineError) {
+        try playback.stopAll(fade: fade)
     }
 
-    /// Sets a voice's pan (-1 left … 1 right, equal power), ramped over `ramp` (`nil`: one quantum).
-    public func setPan(_ voice: VoiceID, _ pan: Float, ramp: Duration? = nil) throws(SoundEngineError) {
-        try playback.setPan(voice, pan, ramp: ramp)
+    /// ``SoundEngine/pause(_:fade:)``.
+    package func pause(_ playing: SoundEngine.PlayingID, fade: Duration = .zero) throws(SoundEngineError) {
+        if let voice = playing.voice {
+            do { try playback.pause(voice, fade: fade) } catch .idNotFound { try checkAlive() }
+        } else {
+            try checkAlive()
+            try content.pause(playing, fade: fade)
+        }
     }
 
-    /// Sets a voice's pitch as a playback-rate ratio (1/256…16; 2 = an octave
-    /// up), from the next quantum.
-    public func setPitch(_ voice: VoiceID, _ pitch: Double) throws(SoundEngineError) {
-        try playback.setPitch(voice, pitch)
+    /// ``SoundEngine/resume(_:fade:)``.
+    package func resume(_ playing: SoundEngine.PlayingID, fade: Duration = .zero) throws(SoundEngineError) {
+        if let voice = playing.voice {
+            do { try playback.resume(voice, fade: fade) } catch .idNotFound { try checkAlive() }
+        } else {
+            try checkAlive()
+            try content.resume(playing, fade: fade)
+        }
     }
 
-    /// Sets a voice's low-pass cut-off in Hz (10…24 000, rounded to 1/8
-    /// octave: voices in one band of a bus share a filter), ramped over
-    /// `ramp` (`nil`: one quantum); `nil` cut-off opens the filter. A change
-    /// of band crossfades, so nothing clicks.
-    public func setLowPass(_ voice: VoiceID, cutoffHz: Float?, ramp: Duration? = nil) throws(SoundEngineError) {
-        try playback.setLowPass(voice, cutoffHz: cutoffHz, ramp: ramp)
+    /// ``SoundEngine/isPlaying(_:)``.
+    package func isPlaying(_ playing: SoundEngine.PlayingID) throws(SoundEngineError) -> Bool {
+        try checkAlive()
+        if let voice = playing.voice { return playback.isPlaying(voice) }
+        return content.isPlaying(playing)
     }
 
-    /// Pauses a voice where it is, fading out over `fade` (at least the short de-click).
-    public func pause(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
-        try playback.pause(voice, fade: fade)
+    /// ``SoundEngine/setVolume(_:_:ramp:)``.
+    package func setVolume(_ playing: SoundEngine.PlayingID, _ volume: Float, ramp: Duration = .zero)
+        throws(SoundEngineError)
+    {
+        try playback.setVolume(voice(of: playing, "setVolume"), volume, ramp: ramp)
     }
 
-    /// Resumes a paused voice, fading in over `fade` (at least the short de-click).
-    public func resume(_ voice: VoiceID, fade: Duration = .zero) throws(SoundEngineError) {
-        try playback.resume(voice, fade: fade)
+    /// ``SoundEngine/setPan(_:_:ramp:)``.
+    package func setPan(_ playing: SoundEngine.PlayingID, _ pan: Float, ramp: Duration = .zero) throws(SoundEngineError) {
+        try playback.setPan(voice(of: playing, "setPan"), pan, ramp: ramp)
     }
 
-    /// Whether a voice is still playing (or paused) rather than ended.
-    public func isPlaying(_ voice: VoiceID) -> Bool {
-        playback.isPlaying(voice)
+    /// ``SoundEngine/setPitch(_:_:)``.
+    package func setPitch(_ playing: SoundEngine.PlayingID, _ pitch: Double) throws(SoundEngineError) {
+        try playback.setPitch(voice(of: playing, "setPitch"), pitch)
+    }
+
+    /// ``SoundEngine/setLowPass(_:cutoffHz:ramp:)``.
+    package func setLowPass(_ playing: SoundEngine.PlayingID, cutoffHz: Float?, ramp: Duration = .zero)
+        throws(SoundEngineError)
+    {
+        try playback.setLowPass(voice(of: playing, "setLowPass"), cutoffHz: cutoffHz, ramp: ramp)
     }
 
     // MARK: Buses
 
-    /// Creates a bus under `parent`.
-    public func createBus(name: String, parent: BusID = .master) throws(SoundEngineError) -> BusID {
+    /// ``SoundEngine/createBus(name:parent:)``.
+    package func createBus(name: String, parent: BusID = .master) throws(SoundEngineError) -> BusID {
         try playback.createBus(name: name, parent: parent)
     }
 
-    /// The bus created with `name`, if any (`"master"` is the master bus).
-    public func bus(named name: String) -> BusID? {
-        playback.bus(named: name)
+    /// ``SoundEngine/bus(named:)``.
+    package func bus(named name: String) throws(SoundEngineError) -> BusID? {
+        try checkAlive()
+        return playback.bus(named: name)
     }
 
-    /// Sets a bus's linear volume (0…16), ramped over `ramp` (`nil`: one
-    /// quantum); throws as ``setVolume(_:_:ramp:)``.
-    public func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration? = nil) throws(SoundEngineError) {
+    /// ``SoundEngine/setBusVolume(_:_:ramp:)``.
+    package func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration = .zero) throws(SoundEngineError) {
         try playback.setBusVolume(bus, volume, ramp: ramp)
     }
 
-    /// Mutes or unmutes a bus, ramped over `ramp` (`nil`: one quantum);
-    /// throws as ``setVolume(_:_:ramp:)``.
-    public func setBus(_ bus: BusID, muted: Bool, ramp: Duration? = nil) throws(SoundEngineError) {
+    /// ``SoundEngine/setBus(_:muted:ramp:)``.
+    package func setBus(_ bus: BusID, muted: Bool, ramp: Duration = .zero) throws(SoundEngineError) {
         try playback.setBus(bus, muted: muted, ramp: ramp)
     }
 
-    /// Marks a bus "mute for background music" (Wwise's bus property): it
-    /// fades to silence while another app plays music (iOS's secondary-audio hint).
-    public func setBus(_ bus: BusID, mutedForBackgroundMusic: Bool) throws(SoundEngineError) {
+    /// ``SoundEngine/setBus(_:mutedForBackgroundMusic:)``.
+    package func setBus(_ bus: BusID, mutedForBackgroundMusic: Bool) throws(SoundEngineError) {
         try playback.setBus(bus, mutedForBackgroundMusic: mutedForBackgroundMusic)
     }
 
-
-    /// The bus's latest peak and RMS reading (any thread; polled).
-    public func meter(_ bus: BusID) -> BusMeter {
-        playback.meter(bus)
+    /// ``SoundEngine/meter(_:)``.
+    package func meter(_ bus: BusID) throws(SoundEngineError) -> BusMeter {
+        try checkAlive()
+        return playback.meter(bus)
     }
 
-    /// Calls `callback` with the bus's peak and RMS at the end of every
-    /// metering window (Wwise `RegisterBusMeteringCallback`), on the engine's
-    /// event thread; `nil` stops it.
-    public func setBusMeterCallback(_ bus: BusID, _ callback: (@Sendable (BusMeter) -> Void)?) throws(SoundEngineError) {
+    /// ``SoundEngine/setBusMeterCallback(_:_:)``.
+    package func setBusMeterCallback(_ bus: BusID, _ callback: (@Sendable (BusMeter) -> Void)?) throws(SoundEngineError) {
         try playback.setBusMeterCallback(bus, callback)
     }
 
-    /// Mixer and output counters.
-    public var statistics: EngineStatistics {
-        EngineStatistics(mixer: mixer.statistics, output: backend.statistics)
+    /// ``SoundEngine/statistics``.
+    package var statistics: SoundEngine.Statistics {
+        SoundEngine.Statistics(mixer: mixer.statistics, output: backend.statistics)
     }
 }
 
-/// Counters of a running engine.
-public struct EngineStatistics: Sendable {
-    /// The mixer's counters (quanta, voices, rejected commands, starvations).
-    public var mixer: MixerStatistics
-    /// The output's counters (render calls, frames, underflows).
-    public var output: BackendStatistics
+extension SoundEngine {
+    /// Counters of the running engine (``SoundEngine/statistics``), each read
+    /// on its own, so two of them may be a quantum apart.
+    public struct Statistics: Sendable, Hashable {
+        /// Voices playing, paused or waiting to start, as of the last quantum.
+        public var voicesActive: Int { mixer.voicesActive }
+        /// Voices not mixed because of the voice limit, as of the last quantum.
+        public var voicesVirtual: Int { mixer.virtualVoices }
+        /// Commands queued for the render thread.
+        public var commandsQueued: UInt64 { mixer.commandsQueued }
+        /// Commands the render thread has applied.
+        public var commandsProcessed: UInt64 { mixer.commandsProcessed }
+        /// Calls refused because the command queue was full (`commandQueueFull`).
+        public var commandsRejected: UInt64 { mixer.commandsRejected }
+        /// Render quanta mixed (``InitSettings/samplesPerFrame`` frames each).
+        public var quantaRendered: UInt64 { mixer.quantaRendered }
+        /// Times a streamed voice ran dry (its decoder fell behind; silence played).
+        public var starvations: UInt64 { mixer.starvations }
+        /// Meter readings, markers and notices lost because the render
+        /// thread's event queue was full.
+        public var eventsDropped: UInt64 { mixer.eventsDropped }
+        /// Frames written to the sound server.
+        public var framesRendered: UInt64 { output.framesRendered }
+        /// Underflows the server reported (it played silence: the mix came late).
+        public var underflows: UInt64 { output.underflows }
+        /// Times the engine reconnected after losing the server.
+        public var reconnects: UInt64 { output.reconnects }
+
+        /// The mixer's counters, all of them.
+        package var mixer: MixerStatistics
+        /// The output's counters, all of them.
+        package var output: BackendStatistics
+
+        package init(mixer: MixerStatistics, output: BackendStatistics) {
+            self.mixer = mixer
+            self.output = output
+        }
+    }
 }

@@ -1,8 +1,8 @@
 import Foundation
-public import SoundBackend
-public import SoundCore
+package import SoundBackend
+package import SoundCore
 import SoundMixer
-public import SoundSession
+package import SoundSession
 import PulseAudioBackend
 import Synchronization
 
@@ -10,11 +10,16 @@ import Synchronization
 /// live audio session (``audioSession``), an event thread and the engine's
 /// own clock.
 ///
-/// Games normally use the process-wide ``SoundEngine`` façade, which owns one
-/// of these. Tests and tools may create their own, for example on the offline
-/// backend. Every method may be called from any thread, concurrently; none
-/// runs on or blocks the render thread, and none waits on the sound server
-/// (only `init` connects, and ``terminate()`` waits for its own teardown).
+/// **The package's own door**, for its tests, benchmarks and the C API's
+/// plumbing: games use the static ``SoundEngine`` façade, which owns one of
+/// these and forwards every call to the member of the same name (where each
+/// call is documented). Tests create as many as they like, also on an
+/// `OfflineBackend` that renders only when told to. Every method may be
+/// called from any thread, concurrently; none runs on or blocks the render
+/// thread, and none waits on the sound server (only `init` connects, and
+/// ``terminate()`` waits for its own teardown). After ``terminate()`` every
+/// member that needs the engine throws `notInitialized`, as the façade's do
+/// before `initialize`.
 ///
 /// How it is put together (docs/architecture.md): ``Playback`` plays sounds
 /// and voices for the public API and the content engine alike; the
@@ -28,13 +33,13 @@ import Synchronization
 /// thread (`SoundEngine-evt`, callbacks), the engine clock
 /// (`SoundEngine-clock`, which keeps the mixer going while the stream is
 /// corked), the mixer's streaming thread once a streamed sound plays, the
-/// backend's reconnect thread, and the content engine's timer queue.
-public final class SoundEngineInstance: Sendable {
+/// backend's reconnect thread, the content engine's posting thread and its timer queue.
+package final class SoundEngineInstance: Sendable {
     /// The settings the engine was initialized with.
-    public let settings: InitSettings
+    package let settings: InitSettings
     /// The platform settings the engine was initialized with. The current
     /// session is ``audioSession``.
-    public let platformSettings: PlatformInitSettings
+    package let platformSettings: PlatformInitSettings
 
     let mixer: Mixer
     let backend: any AudioBackend
@@ -55,7 +60,7 @@ public final class SoundEngineInstance: Sendable {
     let forward: (@Sendable (SessionEvent) -> Void)?
 
     /// The game's view of the audio session, like `AVAudioSession.sharedInstance()`.
-    public let audioSession: AudioSession
+    package let audioSession: AudioSession
 
     /// What the getters read (the session's snapshot).
     var published: ControlLock<SessionSnapshot> { session.published }
@@ -68,19 +73,10 @@ public final class SoundEngineInstance: Sendable {
     ///   setting; `deviceNotReady` naming the server address tried when no
     ///   server answers within `platform.connectTimeout`. Nothing is left
     ///   running after a throw.
-    public convenience init(
+    package convenience init(
         _ settings: InitSettings = InitSettings(), _ platform: PlatformInitSettings = PlatformInitSettings()
     ) throws(SoundEngineError) {
         try self.init(settings, platform, backend: nil, forward: nil)
-    }
-
-    /// Creates and starts an engine that renders only when `backend` is told
-    /// to (``OfflineBackend/render(frames:)``): no server, a deterministic
-    /// clock, for a game's unit tests of its audio logic and offline bounces.
-    public convenience init(
-        _ settings: InitSettings, _ platform: PlatformInitSettings, offline backend: OfflineBackend
-    ) throws(SoundEngineError) {
-        try self.init(settings, platform, backend: backend, forward: nil)
     }
 
     /// Creates and starts an engine on `backend` (the package's own tests and
@@ -165,7 +161,7 @@ public final class SoundEngineInstance: Sendable {
             terminate()
             throw error
         }
-        let granted = grantedStream
+        let granted = outputStream
         log.log(.info, "connected to \(granted.serverName) \(granted.serverVersion), stream \(granted.format) on \(granted.deviceName), buffer \(granted.buffer)")
     }
 
@@ -197,7 +193,7 @@ public final class SoundEngineInstance: Sendable {
     /// stops the mixer's, the clock's and the event threads. Voices stop;
     /// sounds are released with the instance. Idempotent. Delivers a final
     /// `engineState(stopped)` event.
-    public func terminate() {
+    package func terminate() {
         // Serial: a second caller waits until the first has finished, so when
         // any terminate returns nothing of ours exists on the server and no
         // thread of ours runs — except a callback on the event thread, which
@@ -231,93 +227,61 @@ public final class SoundEngineInstance: Sendable {
     }
 
     /// Whether ``terminate()`` has run.
-    public var isTerminated: Bool { stopped.load(ordering: .acquiring) }
+    package var isTerminated: Bool { stopped.load(ordering: .acquiring) }
 
     /// Whether the engine renders now, and why not if it does not. Decided
     /// the moment a call or a server fact changes it; the stream follows on
     /// the session thread.
-    public var status: EngineState { isTerminated ? .stopped : published.withLock { $0.state } }
+    package var status: EngineState { isTerminated ? .stopped : published.withLock { $0.state } }
 
     /// What the server granted: format, buffer sizes, server and device names.
-    public var grantedStream: GrantedStream { published.withLock { $0.granted } }
+    package var outputStream: GrantedStream { published.withLock { $0.granted } }
 
     /// How long a frame rendered now takes to reach the speaker, as the
     /// server reports it (our buffer plus the device's); `nil` when unknown.
-    public var outputLatency: Duration? { backend.outputLatency }
+    package var outputLatency: Duration? { backend.outputLatency }
 
     func checkAlive() throws(SoundEngineError) { try playback.checkAlive() }
 
-    /// Puts the engine in background mode, like Wwise `Suspend`: the output
-    /// stream is corked (the sink may suspend).
-    ///
-    /// - Parameters:
-    ///   - renderAnyway: keep mixing on the engine's own clock with the output
-    ///     discarded: voices advance, fades finish, end-of-sound callbacks
-    ///     run. Without it voices hold their place (the game's calls are
-    ///     still taken; stopped voices end when rendering resumes).
-    ///   - fadeOut: how long the output ramps to silence before the stream
-    ///     stops, so the stop does not click; `nil` (the default) is one
-    ///     quantum (`InitSettings.samplesPerFrame`), `.zero` cuts at once
-    ///     (Wwise `Suspend(…, false)`).
-    /// - Throws: `notInitialized` after terminate; `invalidParameter` naming
-    ///   `fadeOut` when it is negative or over 10 s (the one rule for times,
-    ///   docs/input-validation.md, with a shorter limit: the session thread
-    ///   waits for the fade to be heard before it corks the stream).
-    public func suspend(
-        renderAnyway: Bool = false, fadeOut: Duration? = nil
-    ) throws(SoundEngineError) {
-        let fade = try fadeOut.map { fade throws(SoundEngineError) in
-            try TimeArgument.frames(
-                fade, "suspend fadeOut", sampleRate: mixer.outputFormat.sampleRate, limit: Self.maxSuspendFade)
-        }
-        try session.request(.lifecycle(.gameSuspended(renderAnyway: renderAnyway)), pauseFade: fade)
+    /// ``SoundEngine/suspend(renderAnyway:fade:)``.
+    package func suspend(renderAnyway: Bool = false, fade: Duration = .zero) throws(SoundEngineError) {
+        let frames = try TimeArgument.frames(
+            fade, "suspend fade", sampleRate: mixer.outputFormat.sampleRate, limit: Self.maxSuspendFade)
+        // .zero: the shortest fade that does not click, one quantum.
+        try session.request(
+            .lifecycle(.gameSuspended(renderAnyway: renderAnyway)), pauseFade: max(frames, settings.samplesPerFrame))
     }
 
-    /// The longest fade-out `suspend(renderAnyway:fadeOut:)` takes: the
+    /// The longest fade `suspend(renderAnyway:fade:)` takes: the
     /// session thread waits for the fade to be heard before it corks the
     /// stream, and every session change waits behind it.
     static let maxSuspendFade: Duration = .seconds(10)
 
-    /// Leaves background mode, like Wwise `WakeupFromSuspend`: the stream
-    /// resumes and the output fades back in over one quantum — unless
-    /// something else holds the engine paused (an interruption, the session
-    /// inactive, the app in the background), which ``status`` then names.
-    public func wakeupFromSuspend() throws(SoundEngineError) {
+    /// ``SoundEngine/wakeupFromSuspend()``.
+    package func wakeupFromSuspend() throws(SoundEngineError) {
         try session.request(.lifecycle(.gameWokeUp))
     }
 
-    /// Tells the engine the app went to the background or came back (Linux
-    /// has no app delegate: the game decides, e.g. on window focus or
-    /// minimise). Applies the category's background rule (ambient and
-    /// soloAmbient stop in the background, playback keeps playing unless
-    /// ``SessionBehavior/suspendInBackground``), and seed 002's rule on the
-    /// way back: during a call the game takes the audio back and mixes with
-    /// the call; leaving again gives it back. Coming back also re-checks an
-    /// interruption whose end never arrived.
-    public func setApplicationState(_ state: ApplicationState) throws(SoundEngineError) {
+    /// ``SoundEngine/setApplicationState(_:)``.
+    package func setApplicationState(_ state: SoundEngine.ApplicationState) throws(SoundEngineError) {
         try session.request(.lifecycle(state == .background ? .appEnteredBackground : .appEnteredForeground))
     }
 
-    /// Whether the app is in the foreground, as last told.
-    public var applicationState: ApplicationState {
-        published.withLock { $0.inForeground ? .foreground : .background }
+    /// ``SoundEngine/applicationState``.
+    package var applicationState: SoundEngine.ApplicationState {
+        get throws(SoundEngineError) {
+            try checkAlive()
+            return published.withLock { $0.inForeground ? .foreground : .background }
+        }
     }
 
     // MARK: - Audio session
 
     /// The session configuration in force (``AudioSession/configuration``).
-    public var audioSessionConfiguration: SessionConfiguration { published.withLock { $0.configuration } }
+    package var audioSessionConfiguration: SessionConfiguration { published.withLock { $0.configuration } }
 
-    /// Changes category, options and mode at run time, like Wwise
-    /// `iOS::ChangeAudioSessionProperties`. When the stream role or the
-    /// echo-cancellation wish changes, the output fades out over one quantum,
-    /// the stream is re-created with the new `media.role`, and it fades back
-    /// in. Voices keep playing across it. Routes and other apps follow the
-    /// new category.
-    ///
-    /// - Throws: the validation error of `configuration` (nothing changes);
-    ///   `mediaServicesFailed` while the server is away.
-    public func changeAudioSessionProperties(_ configuration: SessionConfiguration) throws(SoundEngineError) {
+    /// ``SoundEngine/changeAudioSessionProperties(_:)``.
+    package func changeAudioSessionProperties(_ configuration: SessionConfiguration) throws(SoundEngineError) {
         try session.request(.request(.setConfiguration(configuration)))
     }
 
@@ -328,27 +292,24 @@ public final class SoundEngineInstance: Sendable {
 
     // MARK: - Background music
 
-    /// Mutes (`true`) or unmutes the buses flagged "mute for background music",
-    /// like Wwise `MuteBackgroundMusic`; the change fades over one quantum and
-    /// ``InitSettings/backgroundMusicCallback`` is told. The session also mutes
-    /// them while other apps' audio plays in a mixable category; they sound
-    /// again only when neither holds them.
-    public func muteBackgroundMusic(_ mute: Bool) throws(SoundEngineError) {
+    /// ``SoundEngine/muteBackgroundMusic(_:)``.
+    package func muteBackgroundMusic(_ mute: Bool) throws(SoundEngineError) {
         try session.muteBackgroundMusic(mute)
     }
 
-    /// Whether the background-music buses are muted (by the game or by the session).
-    public var isBackgroundMusicMuted: Bool { mixer.isBackgroundMusicMuted }
+    /// ``SoundEngine/isBackgroundMusicMuted``.
+    package var isBackgroundMusicMuted: Bool {
+        get throws(SoundEngineError) {
+            try checkAlive()
+            return mixer.isBackgroundMusicMuted
+        }
+    }
 
     // MARK: - Input
 
-    /// Reads captured input (record and playAndRecord categories):
-    /// interleaved float32 frames of ``PlatformInitSettings/inputChannelCount``
-    /// channels at the engine's rate, from the routed input. Returns the frames
-    /// read; 0 when none are waiting. Never blocks, never runs on the render
-    /// thread. Unused when ``AudioCallbacks/inputCallback`` is set (the event
-    /// thread then delivers the input there).
-    public func readInput(into buffer: UnsafeMutableBufferPointer<Float>) -> Int {
+    /// ``SoundEngine/readInput(into:)``.
+    package func readInput(into buffer: UnsafeMutableBufferPointer<Float>) throws(SoundEngineError) -> Int {
+        try checkAlive()
         guard platformSettings.audioCallbacks.inputCallback == nil else { return 0 }
         return backend.readCapture(into: buffer)
     }
@@ -357,7 +318,7 @@ public final class SoundEngineInstance: Sendable {
 
     /// A stream of every ``SessionEvent`` from now until terminate, starting
     /// with the engine's current state.
-    public func events() -> AsyncStream<SessionEvent> { dispatcher.subscribe() }
+    package func events() -> AsyncStream<SessionEvent> { dispatcher.subscribe() }
 
     // MARK: - The event thread
 
@@ -389,25 +350,32 @@ public final class SoundEngineInstance: Sendable {
     }
 }
 
-/// Whether the app is in the foreground or the background.
-public enum ApplicationState: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Visible and in use.
-    case foreground
-    /// Hidden, minimised or otherwise not in use; what plays depends on the category.
-    case background
+extension SoundEngine {
+    /// Whether the app is in the foreground or the background.
+    public enum ApplicationState: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Visible and in use.
+        case foreground
+        /// Hidden, minimised or otherwise not in use; what plays depends on the category.
+        case background
+    }
 }
 
-/// How a voice ended, as its completion callback is told.
-public enum VoiceEnd: Sendable, Hashable {
+/// How a voice ended, as its completion is told (``Playback``'s callers: the
+/// content engine, and the façade's ``SoundEngine/play(_:on:_:callback:)``,
+/// which tells the game a ``SoundEngine/CallbackInfo``).
+enum VoiceEnd: Sendable, Hashable {
     /// It played to its end, was stopped, or its sound was unloaded.
     case finished
     /// Its streamed source could not be opened or read (the error says which file and why).
     case failed(SoundEngineError)
 }
 
-/// The game's voice and meter callbacks, by ID.
+/// A voice's completion: told the voice and how it ended, exactly once.
+typealias VoiceCompletion = @Sendable (VoiceID, VoiceEnd) -> Void
+
+/// The voice completions and the game's meter callbacks, by ID.
 struct PlaybackCallbacks {
-    var voiceEnded: [VoiceID: @Sendable (VoiceEnd) -> Void] = [:]
+    var voiceEnded: [VoiceID: VoiceCompletion] = [:]
     var voiceFailures: [VoiceID: SoundEngineError] = [:]
     var meters: [BusID: @Sendable (BusMeter) -> Void] = [:]
     /// Set when terminate has run the remaining completions: no new one is taken.

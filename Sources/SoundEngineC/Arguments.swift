@@ -1,5 +1,9 @@
 import CSoundEngineABI
 import SoundEngine
+import SoundBackend
+import SoundCore
+import SoundMixer
+import SoundSession
 
 /// The checks every C argument passes before it reaches Swift: pointers,
 /// strings, floats, times, struct sizes and enum values. Each failure is
@@ -132,6 +136,3 @@ enum Argument {
     }
 }
 
-/// A ramp of the C API: 0 ms is the engine's default ramp (one render
-/// quantum, `nil` in Swift), not a step.
-func ramp(_ time: Duration) -> Duration? { time == .zero ? nil : time }

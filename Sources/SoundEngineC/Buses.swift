@@ -1,5 +1,9 @@
 public import CSoundEngineABI
 import SoundEngine
+import SoundBackend
+import SoundCore
+import SoundMixer
+import SoundSession
 
 // Buses, meters and statistics: the façade's calls, reached from C. Bus IDs
 // are the mixer's bus indices (SE_MASTER_BUS = 0).
@@ -9,8 +13,7 @@ public func se_get_bus_id(_ name: UnsafePointer<CChar>?, _ bus: UnsafeMutablePoi
     report { () throws(SoundEngineError) in
         let name = try Argument.string(name, "name")
         let out = try Argument.required(bus, "bus")
-        _ = try SoundEngine.current  // notInitialized first, as for every call
-        guard let id = SoundEngine.bus(named: name) else { throw .idNotFound("bus '\(name)'") }
+        guard let id = try SoundEngine.bus(named: name) else { throw .idNotFound("bus '\(name)'") }
         out.pointee = id.index
     }
 }
@@ -34,7 +37,7 @@ public func se_set_bus_volume(_ bus: UInt32, _ volume: Float, _ ramp_ms: Int32) 
         try Argument.finite(volume, "volume")
         let time = try Argument.milliseconds(ramp_ms, "ramp_ms")
         try withHandles { () throws(SoundEngineError) in
-            try SoundEngine.setBusVolume(BusID(index: bus), volume, ramp: ramp(time))
+            try SoundEngine.setBusVolume(BusID(index: bus), volume, ramp: time)
         }
     }
 }
@@ -44,7 +47,7 @@ public func se_set_bus_mute(_ bus: UInt32, _ muted: Bool, _ ramp_ms: Int32) -> S
     report { () throws(SoundEngineError) in
         let time = try Argument.milliseconds(ramp_ms, "ramp_ms")
         try withHandles { () throws(SoundEngineError) in
-            try SoundEngine.setBus(BusID(index: bus), muted: muted, ramp: ramp(time))
+            try SoundEngine.setBus(BusID(index: bus), muted: muted, ramp: time)
         }
     }
 }
@@ -92,13 +95,13 @@ public func se_get_statistics(_ statistics: UnsafeMutablePointer<SE_Statistics>?
     report { () throws(SoundEngineError) in
         let out = try Argument.required(statistics, "statistics")
         try Argument.structSize(struct_size, of: SE_Statistics.self)
-        let s = try SoundEngine.statistics()
+        let s = try SoundEngine.statistics
         out.pointee = SE_Statistics(
             struct_size: UInt32(MemoryLayout<SE_Statistics>.stride),
-            voices_active: UInt32(clamping: s.mixer.voicesActive), voices_virtual: UInt32(clamping: s.mixer.virtualVoices),
-            commands_queued: s.mixer.commandsQueued, commands_processed: s.mixer.commandsProcessed,
-            commands_rejected: s.mixer.commandsRejected, quanta_rendered: s.mixer.quantaRendered,
-            starvations: s.mixer.starvations, events_dropped: s.mixer.eventsDropped,
-            frames_rendered: s.output.framesRendered, underflows: s.output.underflows, reconnects: s.output.reconnects)
+            voices_active: UInt32(clamping: s.voicesActive), voices_virtual: UInt32(clamping: s.voicesVirtual),
+            commands_queued: s.commandsQueued, commands_processed: s.commandsProcessed,
+            commands_rejected: s.commandsRejected, quanta_rendered: s.quantaRendered,
+            starvations: s.starvations, events_dropped: s.eventsDropped,
+            frames_rendered: s.framesRendered, underflows: s.underflows, reconnects: s.reconnects)
     }
 }

@@ -1,6 +1,10 @@
 import CSoundEngineABI
 import Glibc
 import SoundEngine
+import SoundBackend
+import SoundCore
+import SoundMixer
+import SoundSession
 
 /// A C function pointer and the cookie the game gave with it, carried into
 /// the engine's Swift callbacks.
@@ -33,7 +37,7 @@ struct CLogger: SoundLogger {
     }
 }
 
-extension AudioCallbacks {
+extension PlatformInitSettings.AudioCallbacks {
     /// The session callbacks of `p`, each calling its C function with its cookie.
     init(_ p: SE_PlatformInitSettings) {
         self.init()

@@ -1,5 +1,9 @@
 public import CSoundEngineABI
 import SoundEngine
+import SoundBackend
+import SoundCore
+import SoundMixer
+import SoundSession
 
 // Banks, game objects, events, RTPCs, states and switches: the Wwise calls
 // of the static façade (SoundEngine+Content.swift), reached from C.
@@ -11,7 +15,7 @@ public func se_load_bank(_ path: UnsafePointer<CChar>?, _ bank_id: UnsafeMutable
     report { () throws(SoundEngineError) in
         let path = try Argument.string(path, "path")
         let out = try Argument.required(bank_id, "bank_id")
-        out.pointee = try SoundEngine.loadBank(path: path).id.rawValue
+        out.pointee = try SoundEngine.loadBank(path: path).rawValue
     }
 }
 
@@ -19,7 +23,7 @@ public func se_load_bank(_ path: UnsafePointer<CChar>?, _ bank_id: UnsafeMutable
 public func se_unload_bank(_ bank_id: UInt32) -> SE_Result {
     report { () throws(SoundEngineError) in
         try withHandles { () throws(SoundEngineError) in
-            try SoundEngine.unloadBank(BankID(ContentID(rawValue: bank_id)))
+            try SoundEngine.unloadBank(BankID(rawValue: bank_id))
         }
     }
 }
@@ -28,7 +32,7 @@ public func se_unload_bank(_ bank_id: UInt32) -> SE_Result {
 public func se_get_id_from_string(_ name: UnsafePointer<CChar>?, _ id: UnsafeMutablePointer<UInt32>?) -> SE_Result {
     report { () throws(SoundEngineError) in
         let name = try Argument.string(name, "name")
-        try Argument.required(id, "id").pointee = ContentID(name).rawValue
+        try Argument.required(id, "id").pointee = SoundEngine.ContentReference(name).id
     }
 }
 
@@ -61,7 +65,7 @@ public func se_set_position(_ game_object: UInt64, _ transform: UnsafePointer<SE
             front: try Vector3(t.orientation_front, "transform->orientation_front"),
             top: try Vector3(t.orientation_top, "transform->orientation_top"))
         try withHandles { () throws(SoundEngineError) in
-            try SoundEngine.setPosition(object, position: position, orientation: orientation)
+            try SoundEngine.setPosition(object, position, orientation: orientation)
         }
     }
 }
@@ -98,7 +102,7 @@ public func se_set_default_listeners(_ listeners: UnsafePointer<UInt64>?, _ coun
 private func eventCallback(
     _ flags: SE_CallbackType, _ callback: SE_EventCallback?, _ cookie: UnsafeMutableRawPointer?,
     _ object: GameObjectID, _ function: StaticString
-) throws(SoundEngineError) -> (@Sendable (EventCallback) -> Void)? {
+) throws(SoundEngineError) -> (@Sendable (SoundEngine.CallbackInfo) -> Void)? {
     let end = UInt32(SE_CallbackEndOfEvent)
     let marker = UInt32(SE_CallbackMarker)
     try Argument.mask(flags, known: end | marker, "callback_flags", function)
@@ -108,7 +112,7 @@ private func eventCallback(
         case .endOfEvent(let playing):
             guard flags & end != 0 else { return }
             var info = SE_EventCallbackInfo(
-                type: end, playing_id: playing.rawValue, game_object: object.rawValue, marker_name: nil,
+                type: end, playing_id: UInt32(truncatingIfNeeded: playing.rawValue), game_object: object.rawValue, marker_name: nil,
                 sound_name: nil)
             c.function(&info, c.cookie)
         case .marker(let playing, let name, let sound):
@@ -116,11 +120,13 @@ private func eventCallback(
             name.withCString { name in
                 sound.withCString { sound in
                     var info = SE_EventCallbackInfo(
-                        type: marker, playing_id: playing.rawValue, game_object: object.rawValue, marker_name: name,
+                        type: marker, playing_id: UInt32(truncatingIfNeeded: playing.rawValue), game_object: object.rawValue, marker_name: name,
                         sound_name: sound)
                     c.function(&info, c.cookie)
                 }
             }
+        case .sourceFailed:
+            return  // the C API reports a posting's voices only by their end of event
         }
     }
 }
@@ -136,7 +142,8 @@ public func se_post_event(
         let out = try Argument.required(playing_id, "playing_id")
         let callback = try eventCallback(callback_flags, callback, cookie, object, #function)
         out.pointee = try withGameObject(object) { () throws(SoundEngineError) in
-            try SoundEngine.postEvent(event, on: object, callback: callback).rawValue
+            UInt32(
+                truncatingIfNeeded: try SoundEngine.postEvent(.init(event), on: object, callback: callback).rawValue)
         }
     }
 }
@@ -151,7 +158,8 @@ public func se_post_event_by_id(
         let out = try Argument.required(playing_id, "playing_id")
         let callback = try eventCallback(callback_flags, callback, cookie, object, #function)
         out.pointee = try withGameObject(object) { () throws(SoundEngineError) in
-            try SoundEngine.postEvent(ContentID(rawValue: event_id), on: object, callback: callback).rawValue
+            UInt32(
+                truncatingIfNeeded: try SoundEngine.postEvent(.id(event_id), on: object, callback: callback).rawValue)
         }
     }
 }
@@ -161,14 +169,14 @@ public func se_stop_playing_id(_ playing_id: UInt32, _ fade_out_ms: Int32) -> SE
     report { () throws(SoundEngineError) in
         guard playing_id != 0 else { throw Argument.invalid(#function, "playing_id 0 is never a posting") }
         let fade = try Argument.milliseconds(fade_out_ms, "fade_out_ms")
-        try SoundEngine.stopPlayingID(PlayingID(rawValue: playing_id), fadeOut: fade)
+        try SoundEngine.stop(PlayingID(posting: playing_id), fade: fade)
     }
 }
 
 @c @implementation
 public func se_stop_all(_ fade_out_ms: Int32) -> SE_Result {
     report { () throws(SoundEngineError) in
-        try SoundEngine.stopAll(fadeOut: Argument.milliseconds(fade_out_ms, "fade_out_ms"))
+        try SoundEngine.stopAll(fade: Argument.milliseconds(fade_out_ms, "fade_out_ms"))
     }
 }
 
@@ -177,13 +185,13 @@ public func se_stop_all_on_game_object(_ game_object: UInt64, _ fade_out_ms: Int
     report { () throws(SoundEngineError) in
         let object = try Argument.gameObject(game_object)
         let fade = try Argument.milliseconds(fade_out_ms, "fade_out_ms")
-        try withHandles { () throws(SoundEngineError) in try SoundEngine.stopAll(gameObject: object, fadeOut: fade) }
+        try withHandles { () throws(SoundEngineError) in try SoundEngine.stopAll(on: object, fade: fade) }
     }
 }
 
 @c @implementation
 public func se_is_playing(_ playing_id: UInt32) -> Bool {
-    playing_id != 0 && SoundEngine.isPlaying(PlayingID(rawValue: playing_id))
+    playing_id != 0 && (try? SoundEngine.isPlaying(PlayingID(posting: playing_id))) == true
 }
 
 // MARK: RTPCs
@@ -198,7 +206,7 @@ public func se_set_rtpc_value(
         let scope = try Argument.scope(game_object)
         let time = try Argument.milliseconds(interpolation_ms, "interpolation_ms")
         try withGameObject(scope) { () throws(SoundEngineError) in
-            try SoundEngine.setRTPCValue(name, value, gameObject: scope, interpolation: time)
+            try SoundEngine.setRTPCValue(.init(name), value, on: scope, ramp: time)
         }
     }
 }
@@ -212,7 +220,7 @@ public func se_set_rtpc_value_by_id(_ rtpc_id: UInt32, _ value: Double, _ game_o
         let scope = try Argument.scope(game_object)
         let time = try Argument.milliseconds(interpolation_ms, "interpolation_ms")
         try withGameObject(scope) { () throws(SoundEngineError) in
-            try SoundEngine.setRTPCValue(ContentID(rawValue: rtpc_id), value, gameObject: scope, interpolation: time)
+            try SoundEngine.setRTPCValue(.id(rtpc_id), value, on: scope, ramp: time)
         }
     }
 }
@@ -223,7 +231,7 @@ public func se_reset_rtpc_value(_ rtpc_name: UnsafePointer<CChar>?, _ game_objec
         let name = try Argument.string(rtpc_name, "rtpc_name")
         let scope = try Argument.scope(game_object)
         try withGameObject(scope) { () throws(SoundEngineError) in
-            try SoundEngine.resetRTPCValue(name, gameObject: scope)
+            try SoundEngine.resetRTPCValue(.init(name), on: scope)
         }
     }
 }
@@ -237,7 +245,7 @@ public func se_get_rtpc_value(
         let scope = try Argument.scope(game_object)
         let out = try Argument.required(value, "value")
         out.pointee = try withGameObject(scope) { () throws(SoundEngineError) in
-            try SoundEngine.rtpcValue(name, gameObject: scope)
+            try SoundEngine.rtpcValue(.init(name), on: scope)
         }
     }
 }
@@ -249,14 +257,14 @@ public func se_set_state(_ state_group: UnsafePointer<CChar>?, _ state: UnsafePo
     report { () throws(SoundEngineError) in
         let group = try Argument.string(state_group, "state_group")
         let state = try Argument.string(state, "state")
-        try SoundEngine.setState(group, state)
+        try SoundEngine.setState(.init(group), .init(state))
     }
 }
 
 @c @implementation
 public func se_set_state_by_id(_ state_group_id: UInt32, _ state_id: UInt32) -> SE_Result {
     report { () throws(SoundEngineError) in
-        try SoundEngine.setState(ContentID(rawValue: state_group_id), ContentID(rawValue: state_id))
+        try SoundEngine.setState(.id(state_group_id), .id(state_id))
     }
 }
 
@@ -265,7 +273,7 @@ public func se_get_state(_ state_group: UnsafePointer<CChar>?, _ state_id: Unsaf
     report { () throws(SoundEngineError) in
         let group = try Argument.string(state_group, "state_group")
         let out = try Argument.required(state_id, "state_id")
-        out.pointee = ContentID(try SoundEngine.currentState(group)).rawValue
+        out.pointee = SoundEngine.ContentReference(try SoundEngine.currentState(.init(group))).id
     }
 }
 
@@ -278,7 +286,7 @@ public func se_set_switch(
         let value = try Argument.string(switch_value, "switch_value")
         let object = try Argument.gameObject(game_object)
         try withGameObject(object) { () throws(SoundEngineError) in
-            try SoundEngine.setSwitch(group, value, gameObject: object)
+            try SoundEngine.setSwitch(.init(group), .init(value), on: object)
         }
     }
 }
@@ -290,8 +298,7 @@ public func se_set_switch_by_id(_ switch_group_id: UInt32, _ switch_value_id: UI
     report { () throws(SoundEngineError) in
         let object = try Argument.gameObject(game_object)
         try withGameObject(object) { () throws(SoundEngineError) in
-            try SoundEngine.setSwitch(
-                ContentID(rawValue: switch_group_id), ContentID(rawValue: switch_value_id), gameObject: object)
+            try SoundEngine.setSwitch(.id(switch_group_id), .id(switch_value_id), on: object)
         }
     }
 }
@@ -305,7 +312,7 @@ public func se_get_switch(
         let object = try Argument.gameObject(game_object)
         let out = try Argument.required(switch_value_id, "switch_value_id")
         out.pointee = try withGameObject(object) { () throws(SoundEngineError) in
-            ContentID(try SoundEngine.switchValue(group, gameObject: object)).rawValue
+            SoundEngine.ContentReference(try SoundEngine.switchValue(.init(group), on: object)).id
         }
     }
 }

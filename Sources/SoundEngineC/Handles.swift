@@ -1,4 +1,8 @@
 import SoundEngine
+import SoundBackend
+import SoundCore
+import SoundMixer
+import SoundSession
 import Synchronization
 
 /// Sound and voice handles of the C API: 64-bit integers that carry the
@@ -51,12 +55,17 @@ enum Handles {
         return (UInt32(slotPlusOne - 1), UInt32(truncatingIfNeeded: handle))
     }
 
-    static func voice(_ id: VoiceID) -> UInt64 { encode(slot: id.slot, generation: id.generation) }
+    /// The handle of a play's voice (a posting has none: 0, never a handle).
+    static func voice(_ id: PlayingID) -> UInt64 {
+        guard let voice = id.voice else { return 0 }
+        return encode(slot: voice.slot, generation: voice.generation)
+    }
     static func sound(_ id: SoundID) -> UInt64 { encode(slot: id.slot, generation: id.generation) }
 
-    static func voiceID(_ handle: UInt64, _ function: StaticString = #function) throws(SoundEngineError) -> VoiceID {
+    /// The play a voice handle names.
+    static func playing(_ handle: UInt64, _ function: StaticString = #function) throws(SoundEngineError) -> PlayingID {
         let (slot, generation) = try decode(handle, "voice", function)
-        return VoiceID(slot: slot, generation: generation)
+        return PlayingID(voice: VoiceID(slot: slot, generation: generation))
     }
 
     static func soundID(_ handle: UInt64, _ function: StaticString = #function) throws(SoundEngineError) -> SoundID {

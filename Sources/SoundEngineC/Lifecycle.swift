@@ -1,5 +1,9 @@
 public import CSoundEngineABI
 import SoundEngine
+import SoundBackend
+import SoundCore
+import SoundMixer
+import SoundSession
 
 // Start, stop, suspend, the app's lifecycle: the static façade's calls
 // (SoundEngine.initialize, …), reached from C.
@@ -27,10 +31,9 @@ public func se_is_initialized() -> Bool {
 }
 
 @c @implementation
-public func se_suspend(_ render_anyway: Bool, _ fade_out: Bool) -> SE_Result {
+public func se_suspend(_ render_anyway: Bool, _ fade_ms: Int32) -> SE_Result {
     report { () throws(SoundEngineError) in
-        // Wwise's fadeOut flag: the default fade (one quantum), or none.
-        try SoundEngine.suspend(renderAnyway: render_anyway, fadeOut: fade_out ? nil : .zero)
+        try SoundEngine.suspend(renderAnyway: render_anyway, fade: Argument.milliseconds(fade_ms, "fade_ms"))
     }
 }
 
@@ -41,10 +44,10 @@ public func se_wakeup_from_suspend() -> SE_Result {
 
 @c @implementation
 public func se_application_did_enter_background() -> SE_Result {
-    report { () throws(SoundEngineError) in try SoundEngine.applicationDidEnterBackground() }
+    report { () throws(SoundEngineError) in try SoundEngine.setApplicationState(.background) }
 }
 
 @c @implementation
 public func se_application_will_enter_foreground() -> SE_Result {
-    report { () throws(SoundEngineError) in try SoundEngine.applicationWillEnterForeground() }
+    report { () throws(SoundEngineError) in try SoundEngine.setApplicationState(.foreground) }
 }

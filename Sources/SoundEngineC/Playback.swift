@@ -1,12 +1,16 @@
 public import CSoundEngineABI
 import Dispatch
 import SoundEngine
+import SoundBackend
+import SoundCore
+import SoundMixer
+import SoundSession
 import Synchronization
 
 // Sounds and voices: the façade's playback calls, reached from C. Sound and
 // voice handles are Handles' 64-bit encodings.
 
-extension VoiceParameters {
+extension SoundEngine.PlayParameters {
     /// The parameters `p` asks for (its size checked by ``Argument/sized(_:_:_:)``);
     /// the engine checks their ranges.
     fileprivate init(_ p: SE_VoiceParameters, _ function: StaticString = #function) throws(SoundEngineError) {
@@ -28,7 +32,7 @@ public func se_default_voice_parameters(_ parameters: UnsafeMutablePointer<SE_Vo
     report { () throws(SoundEngineError) in
         let out = try Argument.required(parameters, "parameters")
         try Argument.structSize(struct_size, of: SE_VoiceParameters.self)
-        let d = VoiceParameters()
+        let d = SoundEngine.PlayParameters()
         out.pointee = SE_VoiceParameters(
             struct_size: UInt32(MemoryLayout<SE_VoiceParameters>.stride), volume: d.volume, pan: d.pan, pitch: d.pitch,
             loop: d.loop, fade_in_ms: 0, low_pass_hz: d.lowPassHz ?? 0)
@@ -81,7 +85,8 @@ public func se_play_sound(
 ) -> SE_Result {
     report { () throws(SoundEngineError) in
         // Optional: NULL plays with the defaults.
-        let values = try parameters == nil ? VoiceParameters() : VoiceParameters(Argument.sized(parameters, "parameters"))
+        let values = try parameters == nil
+            ? SoundEngine.PlayParameters() : SoundEngine.PlayParameters(Argument.sized(parameters, "parameters"))
         let out = try Argument.required(voice, "voice")
         let id = try Handles.soundID(sound)
         guard let c = CCallback(callback, cookie) else {
@@ -92,12 +97,18 @@ public func se_play_sound(
             return
         }
         let pending = PendingVoice()
+        let failure = Mutex<SoundEngineError?>(nil)
         let started = try withHandles { () throws(SoundEngineError) in
-            try SoundEngine.play(id, on: BusID(index: bus), values) { end in
-                switch end {
-                case .finished: c.function(pending.value, SE_Result(SE_Success), nil, c.cookie)
-                case .failed(let error):
-                    error.reason.withCString { c.function(pending.value, error.akResult, $0, c.cookie) }
+            try SoundEngine.play(id, on: BusID(index: bus), values) { info in
+                switch info {
+                case .sourceFailed(_, let error): failure.withLock { $0 = error }
+                case .endOfEvent:
+                    if let error = failure.withLock({ $0 }) {
+                        error.reason.withCString { c.function(pending.value, error.akResult, $0, c.cookie) }
+                    } else {
+                        c.function(pending.value, SE_Result(SE_Success), nil, c.cookie)
+                    }
+                case .marker: break
                 }
             }
         }
@@ -111,12 +122,17 @@ public func se_play_sound(
 /// after checking that `value` (a volume or pan, when given) is finite.
 private func onVoice(
     _ handle: UInt64, _ ms: Int32, _ name: StaticString, finite value: (Float, StaticString)? = nil,
-    _ function: StaticString = #function, _ body: (VoiceID, Duration) throws(SoundEngineError) -> Void
+    _ function: StaticString = #function, _ body: (PlayingID, Duration) throws(SoundEngineError) -> Void
 ) -> SE_Result {
     report { () throws(SoundEngineError) in
         if let (value, valueName) = value { try Argument.finite(value, valueName, function) }
         let time = try Argument.milliseconds(ms, name, function)
-        let id = try Handles.voiceID(handle, function)
+        let id = try Handles.playing(handle, function)
+        // Stopping, pausing or resuming an ended play is no error in Swift
+        // (nothing is left to do); in C a handle that names nothing is.
+        guard try SoundEngine.isPlaying(id) else {
+            throw Argument.invalid(function, "voice 0x\(String(handle, radix: 16)) has ended")
+        }
         try withHandles { () throws(SoundEngineError) in try body(id, time) }
     }
 }
@@ -124,7 +140,7 @@ private func onVoice(
 @c @implementation
 public func se_stop_voice(_ voice: UInt64, _ fade_out_ms: Int32) -> SE_Result {
     onVoice(voice, fade_out_ms, "fade_out_ms") { id, fade throws(SoundEngineError) in
-        try SoundEngine.stop(id, fadeOut: fade)
+        try SoundEngine.stop(id, fade: fade)
     }
 }
 
@@ -141,14 +157,14 @@ public func se_resume_voice(_ voice: UInt64, _ fade_ms: Int32) -> SE_Result {
 @c @implementation
 public func se_set_voice_volume(_ voice: UInt64, _ volume: Float, _ ramp_ms: Int32) -> SE_Result {
     onVoice(voice, ramp_ms, "ramp_ms", finite: (volume, "volume")) { id, time throws(SoundEngineError) in
-        try SoundEngine.setVolume(id, volume, ramp: ramp(time))
+        try SoundEngine.setVolume(id, volume, ramp: time)
     }
 }
 
 @c @implementation
 public func se_set_voice_pan(_ voice: UInt64, _ pan: Float, _ ramp_ms: Int32) -> SE_Result {
     onVoice(voice, ramp_ms, "ramp_ms", finite: (pan, "pan")) { id, time throws(SoundEngineError) in
-        try SoundEngine.setPan(id, pan, ramp: ramp(time))
+        try SoundEngine.setPan(id, pan, ramp: time)
     }
 }
 
@@ -156,13 +172,13 @@ public func se_set_voice_pan(_ voice: UInt64, _ pan: Float, _ ramp_ms: Int32) ->
 public func se_set_voice_pitch(_ voice: UInt64, _ pitch: Double) -> SE_Result {
     report { () throws(SoundEngineError) in
         try Argument.finite(pitch, "pitch")
-        let id = try Handles.voiceID(voice)
+        let id = try Handles.playing(voice)
         try withHandles { () throws(SoundEngineError) in try SoundEngine.setPitch(id, pitch) }
     }
 }
 
 @c @implementation
 public func se_is_voice_playing(_ voice: UInt64) -> Bool {
-    guard let id = try? Handles.voiceID(voice) else { return false }
-    return SoundEngine.isPlaying(id)
+    guard let id = try? Handles.playing(voice) else { return false }
+    return (try? SoundEngine.isPlaying(id)) == true
 }

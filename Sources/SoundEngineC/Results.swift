@@ -1,5 +1,9 @@
 import CSoundEngineABI
 import SoundEngine
+import SoundBackend
+import SoundCore
+import SoundMixer
+import SoundSession
 
 // The C API's only way out of Swift. Every `se_` function that returns an
 // SE_Result runs its body through `report`: a thrown SoundEngineError becomes

@@ -1,6 +1,10 @@
 import CSoundEngineABI
 import Glibc
 import SoundEngine
+import SoundBackend
+import SoundCore
+import SoundMixer
+import SoundSession
 
 /// A route as sound_engine.h hands it out: one `malloc` block holding the
 /// SE_Route, then its ports (inputs, then outputs), then their strings, so

@@ -1,6 +1,10 @@
 public import CSoundEngineABI
 import Glibc
 import SoundEngine
+import SoundBackend
+import SoundCore
+import SoundMixer
+import SoundSession
 
 // The audio session (SoundEngine.audioSession and the façade's session
 // calls), reached from C.
@@ -50,7 +54,7 @@ public func se_get_audio_session_status(_ status: UnsafeMutablePointer<SE_AudioS
         try Argument.structSize(
             struct_size, of: SE_AudioSessionStatus.self)
         let session = try SoundEngine.audioSession
-        let (state, reason) = try SoundEngine.status().c
+        let (state, reason) = try SoundEngine.status.c
         out.pointee = SE_AudioSessionStatus(
             struct_size: UInt32(MemoryLayout<SE_AudioSessionStatus>.stride), properties: session.configuration.c,
             is_active: session.isActive, is_interrupted: session.isInterrupted,
@@ -87,5 +91,5 @@ public func se_mute_background_music(_ mute: Bool) -> SE_Result {
 
 @c @implementation
 public func se_is_background_music_muted() -> Bool {
-    SoundEngine.isBackgroundMusicMuted
+    (try? SoundEngine.isBackgroundMusicMuted) == true
 }

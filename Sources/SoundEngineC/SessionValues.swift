@@ -1,5 +1,9 @@
 import CSoundEngineABI
 import SoundEngine
+import SoundBackend
+import SoundCore
+import SoundMixer
+import SoundSession
 
 // The audio-session values between sound_engine.h's integers and the Swift
 // types. The C numbering of categories and modes is Wwise's

@@ -1,6 +1,10 @@
 public import CSoundEngineABI
 import Glibc
 import SoundEngine
+import SoundBackend
+import SoundCore
+import SoundMixer
+import SoundSession
 
 // The two settings blocks between C and Swift. The C defaults are read from
 // the Swift defaults (InitSettings(), PlatformInitSettings()), so the two
@@ -114,6 +118,6 @@ extension PlatformInitSettings {
         crashRepair.guardianProcess = p.crash_repair_guardian_process
         crashRepair.journalDirectory = try Argument.optionalString(
             p.crash_repair_journal_directory, "platform->crash_repair_journal_directory", function)
-        audioCallbacks = AudioCallbacks(p)
+        audioCallbacks = PlatformInitSettings.AudioCallbacks(p)
     }
 }

@@ -1,10 +1,10 @@
 /// Identifies a bus of a ``Mixer``'s bus tree. Buses live as long as the mixer.
 public struct BusID: Hashable, Sendable, CustomStringConvertible {
     /// Index of the bus in the mixer's bus table; the master bus is 0.
-    public let index: UInt32
+    package let index: UInt32
 
     /// Makes an ID; games get IDs from ``Mixer/createBus(name:parent:)``.
-    public init(index: UInt32) {
+    package init(index: UInt32) {
         self.index = index
     }
 

@@ -8,7 +8,7 @@ extension Mixer {
     ///
     /// - Throws: `idNotFound` for an unknown parent; `maxReached` when
     ///   ``MixerConfiguration/maxBuses`` buses exist.
-    public func createBus(name: String, parent: BusID = .master) throws(SoundEngineError) -> BusID {
+    package func createBus(name: String, parent: BusID = .master) throws(SoundEngineError) -> BusID {
         try editGraph { graph throws(SoundEngineError) in try graph.add(name: name, parent: parent) }
     }
 
@@ -16,34 +16,34 @@ extension Mixer {
     ///
     /// - Throws: `idNotFound`; `invalidParameter` for the master or a move
     ///   that would make a cycle.
-    public func setBusParent(_ bus: BusID, _ parent: BusID) throws(SoundEngineError) {
+    package func setBusParent(_ bus: BusID, _ parent: BusID) throws(SoundEngineError) {
         try editGraph { graph throws(SoundEngineError) in
             try graph.setParent(try graph.index(bus), try graph.index(parent, "parent bus"))
         }
     }
 
     /// Ramps a bus's volume (linear gain 0…16) over `rampFrames` (default: one quantum).
-    public func setBusVolume(_ bus: BusID, _ volume: Float, rampFrames: Int? = nil) throws(SoundEngineError) {
+    package func setBusVolume(_ bus: BusID, _ volume: Float, rampFrames: Int? = nil) throws(SoundEngineError) {
         try Self.check(volume: volume)
         try changeBus(bus, rampFrames: rampFrames) { $0.volume = volume }
     }
 
     /// Mutes or unmutes a bus, ramped over `rampFrames` (default: one quantum).
-    public func setBusMuted(_ bus: BusID, _ muted: Bool, rampFrames: Int? = nil) throws(SoundEngineError) {
+    package func setBusMuted(_ bus: BusID, _ muted: Bool, rampFrames: Int? = nil) throws(SoundEngineError) {
         try changeBus(bus, rampFrames: rampFrames) { $0.muted = muted }
     }
 
     /// Flags a bus as game music that the "other audio is playing" rule
     /// silences (``setBackgroundMusicMuted(_:fadeFrames:)``), like the iOS
     /// `secondaryAudioShouldBeSilencedHint` convention.
-    public func setBusMutedForBackgroundMusic(_ bus: BusID, _ flag: Bool) throws(SoundEngineError) {
+    package func setBusMutedForBackgroundMusic(_ bus: BusID, _ flag: Bool) throws(SoundEngineError) {
         try changeBus(bus, rampFrames: configuration.quantumFrames) { $0.mutedForBackgroundMusic = flag }
     }
 
     /// Fades exactly the flagged buses to silence (`true`) or back (`false`)
     /// over `fadeFrames` (default a quarter second). The engine calls it when
     /// another app's music starts or stops.
-    public func setBackgroundMusicMuted(_ muted: Bool, fadeFrames: Int? = nil) throws(SoundEngineError) {
+    package func setBackgroundMusicMuted(_ muted: Bool, fadeFrames: Int? = nil) throws(SoundEngineError) {
         let fade = fadeFrames ?? configuration.sampleRate / 4
         try Self.check(frames: fade, "fadeFrames")
         try editGraph { graph throws(SoundEngineError) in graph.setBackgroundMusicMuted(muted, fadeFrames: fade) }
@@ -52,19 +52,19 @@ extension Mixer {
     /// Posts the bus's meter reading as a ``MixerEvent/meter(_:_:)`` event at
     /// the end of every metering window (`true`), or stops (`false`, the
     /// default). For UIs that want levels pushed rather than polled.
-    public func setBusMeterEvents(_ bus: BusID, _ enabled: Bool) throws(SoundEngineError) {
+    package func setBusMeterEvents(_ bus: BusID, _ enabled: Bool) throws(SoundEngineError) {
         try changeBus(bus, rampFrames: configuration.quantumFrames) { $0.meterEvents = enabled }
     }
 
     /// Whether the background-music mute is on.
-    public var isBackgroundMusicMuted: Bool {
+    package var isBackgroundMusicMuted: Bool {
         control.withLock { $0.graph.backgroundMusicMuted }
     }
 
     /// The last completed meter reading of a bus (after its gain; the
     /// master's after the master gain and limiter). Lock-free, from any
     /// thread. An unknown bus reads ``BusMeter/silent``.
-    public func meter(_ bus: BusID) -> BusMeter {
+    package func meter(_ bus: BusID) -> BusMeter {
         guard Int(bus.index) < configuration.maxBuses else { return .silent }
         // relaxed: one self-contained word (peak bits, mean-square bits).
         let word = core.pointee.meters[Int(bus.index)].load(ordering: .relaxed)
@@ -74,7 +74,7 @@ extension Mixer {
     }
 
     /// The bus with this name (the master is "master"), if any.
-    public func bus(named name: String) -> BusID? {
+    package func bus(named name: String) -> BusID? {
         control.withLock { state in
             state.graph.buses.firstIndex { $0.name == name }.map { BusID(index: UInt32($0)) }
         }

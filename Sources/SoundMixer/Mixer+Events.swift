@@ -14,7 +14,7 @@ extension Mixer {
     /// voice slots, and a slot reused before its end was reported hands the
     /// end over first (docs/mixer.md, "The queues"). Only meter readings and
     /// starvation notices can be lost to a full ring (``MixerEvent/eventsDropped(_:)``).
-    public func drainEvents(_ body: (MixerEvent) -> Void) {
+    package func drainEvents(_ body: (MixerEvent) -> Void) {
         var events: [MixerEvent] = []
         drain.withLock { _ in
             var popped: [RenderEvent] = []
@@ -44,7 +44,7 @@ extension Mixer {
     }
 
     /// Events waiting in the render → control queue (a snapshot).
-    public var pendingEventCount: Int { core.pointee.events.count }
+    package var pendingEventCount: Int { core.pointee.events.count }
 
     /// The public form of a ring event; `nil` for an end already reported.
     private func mixerEvent(_ event: RenderEvent, _ state: inout ControlState) -> MixerEvent? {

@@ -19,7 +19,7 @@ extension Mixer {
     ///   ``MixerConfiguration/maxSounds`` sounds are loaded.
     ///   - markers: frames of the sound (0..<frames) whose crossing a voice
     ///     reports as ``MixerEvent/marker(_:_:index:)``; `invalidParameter` outside.
-    public func loadSound(
+    package func loadSound(
         _ audio: DecodedAudio, name: String, loop: LoopRegion? = .whole, quality: ResamplerQuality = .linear,
         markers: [Int] = []
     ) throws(SoundEngineError) -> SoundID {
@@ -60,7 +60,7 @@ extension Mixer {
     ///     lap of a looping stream is this long).
     /// - Throws: `maxReached` when ``MixerConfiguration/maxSounds`` sounds are
     ///   loaded; `invalidParameter` for markers without a length or outside it.
-    public func loadStream(
+    package func loadStream(
         name: String, quality: ResamplerQuality = .linear, markers: [Int] = [], frames: Int? = nil,
         open: @escaping AudioSourceOpener
     ) throws(SoundEngineError) -> SoundID {
@@ -97,7 +97,7 @@ extension Mixer {
     ///
     /// - Throws: `idNotFound` for an unknown or already unloaded sound;
     ///   `commandQueueFull` (nothing changed).
-    public func unloadSound(_ id: SoundID) throws(SoundEngineError) {
+    package func unloadSound(_ id: SoundID) throws(SoundEngineError) {
         try control.withLock { state throws(SoundEngineError) in
             let slot = try soundSlot(id, in: state)
             try push(.unloadSound(slot: id.slot, generation: id.generation))
@@ -108,14 +108,14 @@ extension Mixer {
     }
 
     /// The name a sound was loaded with.
-    public func soundName(_ id: SoundID) throws(SoundEngineError) -> String {
+    package func soundName(_ id: SoundID) throws(SoundEngineError) -> String {
         try control.withLock { state throws(SoundEngineError) in
             state.sounds[try soundSlot(id, in: state)]!.name
         }
     }
 
     /// Sounds loaded (not counting those being unloaded).
-    public var loadedSoundCount: Int {
+    package var loadedSoundCount: Int {
         control.withLock { state in state.sounds.count { $0 != nil && !$0!.unloading } }
     }
 

@@ -22,7 +22,7 @@ extension Mixer {
     ///   `notInitialized` for a streamed sound after ``shutdown()``.
     ///   Nothing changes when it throws.
     @discardableResult
-    public func play(_ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters())
+    package func play(_ sound: SoundID, on bus: BusID = .master, _ parameters: VoiceParameters = VoiceParameters())
         throws(SoundEngineError) -> VoiceID
     {
         let p = parameters
@@ -52,7 +52,7 @@ extension Mixer {
             let busIndex = try state.graph.index(bus)
             let entry = state.sounds[soundSlot]!
             if p.loop && !entry.canLoop {
-                throw .invalidParameter("VoiceParameters.loop: \(sound) '\(entry.name)' was loaded without a loop region")
+                throw .invalidParameter("loop: \(sound) '\(entry.name)' was loaded without a loop region")
             }
             let slot = try takeVoiceSlot(&state)
             var opener: AudioSourceOpener?
@@ -99,7 +99,7 @@ extension Mixer {
     /// quantum or, when `atFrame` is given, at that frame of the mixer clock.
     ///
     /// - Throws: `idNotFound` for a voice that ended; `invalidParameter`; `commandQueueFull`.
-    public func stop(_ voice: VoiceID, fadeOutFrames: Int = 0, atFrame: Int64? = nil) throws(SoundEngineError) {
+    package func stop(_ voice: VoiceID, fadeOutFrames: Int = 0, atFrame: Int64? = nil) throws(SoundEngineError) {
         try Self.check(frames: fadeOutFrames, "fadeOutFrames")
         if let atFrame, atFrame < 0 { throw .invalidParameter("stop atFrame = \(atFrame): must be ≥ 0") }
         try withVoice(voice) { _ throws(SoundEngineError) in
@@ -111,13 +111,13 @@ extension Mixer {
     }
 
     /// Ramps a voice's volume (linear gain 0…16) over `rampFrames` (default: one quantum).
-    public func setVolume(_ voice: VoiceID, _ volume: Float, rampFrames: Int? = nil) throws(SoundEngineError) {
+    package func setVolume(_ voice: VoiceID, _ volume: Float, rampFrames: Int? = nil) throws(SoundEngineError) {
         try Self.check(volume: volume)
         try setGains(voice, rampFrames: rampFrames) { $0.volume = volume }
     }
 
     /// Ramps a voice's pan (-1…1, equal power) over `rampFrames` (default: one quantum).
-    public func setPan(_ voice: VoiceID, _ pan: Float, rampFrames: Int? = nil) throws(SoundEngineError) {
+    package func setPan(_ voice: VoiceID, _ pan: Float, rampFrames: Int? = nil) throws(SoundEngineError) {
         try Self.check(pan: pan)
         try setGains(voice, rampFrames: rampFrames) { $0.pan = pan }
     }
@@ -131,7 +131,7 @@ extension Mixer {
     /// - Throws: `idNotFound` for a voice that ended; `invalidParameter`
     ///   naming the value out of range; `commandQueueFull`. Nothing changes
     ///   when it throws.
-    public func setVolumeAndPan(_ voice: VoiceID, volume: Float, pan: Float, rampFrames: Int? = nil)
+    package func setVolumeAndPan(_ voice: VoiceID, volume: Float, pan: Float, rampFrames: Int? = nil)
         throws(SoundEngineError)
     {
         try Self.check(volume: volume)
@@ -162,7 +162,7 @@ extension Mixer {
     /// - Throws: `idNotFound` for a voice that ended; `invalidParameter` for
     ///   a cutoff that is not finite or outside 10…24000 Hz, or a bad
     ///   `rampFrames`; `commandQueueFull`. Nothing changes when it throws.
-    public func setLowPass(_ voice: VoiceID, cutoffHz: Float?, rampFrames: Int? = nil) throws(SoundEngineError) {
+    package func setLowPass(_ voice: VoiceID, cutoffHz: Float?, rampFrames: Int? = nil) throws(SoundEngineError) {
         if let cutoffHz { try Self.check(cutoffHz: cutoffHz, "cutoffHz") }
         let ramp = rampFrames ?? configuration.quantumFrames
         try Self.check(frames: ramp, "rampFrames")
@@ -175,7 +175,7 @@ extension Mixer {
     }
 
     /// Changes a voice's pitch ratio (1/256…16) from the next quantum.
-    public func setPitch(_ voice: VoiceID, _ pitch: Double) throws(SoundEngineError) {
+    package func setPitch(_ voice: VoiceID, _ pitch: Double) throws(SoundEngineError) {
         try Self.check(pitch: pitch)
         try withVoice(voice) { _ throws(SoundEngineError) in
             try push(.setPitch(slot: voice.slot, generation: voice.generation, pitch: pitch))
@@ -183,7 +183,7 @@ extension Mixer {
     }
 
     /// Fades a voice out over `fadeFrames` (at least the de-click) and holds its position.
-    public func pause(_ voice: VoiceID, fadeFrames: Int = 0) throws(SoundEngineError) {
+    package func pause(_ voice: VoiceID, fadeFrames: Int = 0) throws(SoundEngineError) {
         try Self.check(frames: fadeFrames, "fadeFrames")
         try withVoice(voice) { _ throws(SoundEngineError) in
             try push(.pause(slot: voice.slot, generation: voice.generation, fadeFrames: Int32(fadeFrames)))
@@ -191,7 +191,7 @@ extension Mixer {
     }
 
     /// Resumes a paused voice, fading in over `fadeFrames` (at least the de-click).
-    public func resume(_ voice: VoiceID, fadeFrames: Int = 0) throws(SoundEngineError) {
+    package func resume(_ voice: VoiceID, fadeFrames: Int = 0) throws(SoundEngineError) {
         try Self.check(frames: fadeFrames, "fadeFrames")
         try withVoice(voice) { _ throws(SoundEngineError) in
             try push(.resume(slot: voice.slot, generation: voice.generation, fadeFrames: Int32(fadeFrames)))
@@ -199,7 +199,7 @@ extension Mixer {
     }
 
     /// Stops every voice with a fade of `fadeOutFrames` (at least the de-click).
-    public func stopAll(fadeOutFrames: Int = 0) throws(SoundEngineError) {
+    package func stopAll(fadeOutFrames: Int = 0) throws(SoundEngineError) {
         try Self.check(frames: fadeOutFrames, "fadeOutFrames")
         try control.withLock { _ throws(SoundEngineError) in try push(.stopAll(fadeFrames: Int32(fadeOutFrames))) }
     }
@@ -207,7 +207,7 @@ extension Mixer {
     /// How far the streaming thread got with a streamed voice's source, or
     /// `nil` for a voice that is not streamed or has ended. For an engine that
     /// wants to start music only once it is buffered, and for diagnostics.
-    public func streamProgress(_ voice: VoiceID) -> StreamProgress? {
+    package func streamProgress(_ voice: VoiceID) -> StreamProgress? {
         control.withLock { state -> StreamProgress? in
             guard let slot = try? voiceSlot(voice, in: state), state.voices[slot].stream >= 0 else { return nil }
             let shared = core.pointee.streams[state.voices[slot].stream].shared
@@ -222,7 +222,7 @@ extension Mixer {
     }
 
     /// Whether `voice` has not ended yet (it may still be waiting to start).
-    public func isActive(_ voice: VoiceID) -> Bool {
+    package func isActive(_ voice: VoiceID) -> Bool {
         control.withLock { state in (try? voiceSlot(voice, in: state)) != nil }
     }
 
@@ -308,23 +308,23 @@ extension Mixer {
     // value and the range; NaN and infinities are refused like any value out
     // of range, so none reaches the render thread.
 
-    static func check(volume: Float, _ name: String = "volume") throws(SoundEngineError) {
+    package static func check(volume: Float, _ name: String = "volume") throws(SoundEngineError) {
         guard volume.isFinite, volume >= 0, volume <= 16 else {
             throw .invalidParameter("\(name) = \(volume): must be finite, 0…16 (linear gain)")
         }
     }
 
-    static func check(pan: Float, _ name: String = "pan") throws(SoundEngineError) {
+    package static func check(pan: Float, _ name: String = "pan") throws(SoundEngineError) {
         guard pan.isFinite, pan >= -1, pan <= 1 else { throw .invalidParameter("\(name) = \(pan): must be -1…1") }
     }
 
-    static func check(cutoffHz: Float, _ name: String) throws(SoundEngineError) {
+    package static func check(cutoffHz: Float, _ name: String) throws(SoundEngineError) {
         guard cutoffHz.isFinite, LowPass.cutoffRange.contains(cutoffHz) else {
             throw .invalidParameter("\(name) = \(cutoffHz): must be finite, a low-pass cutoff of 10…24000 Hz")
         }
     }
 
-    static func check(pitch: Double, _ name: String = "pitch") throws(SoundEngineError) {
+    package static func check(pitch: Double, _ name: String = "pitch") throws(SoundEngineError) {
         guard pitch.isFinite, pitch >= 1.0 / 256, pitch <= 16 else {
             throw .invalidParameter("\(name) = \(pitch): must be a ratio 1/256…16")
         }

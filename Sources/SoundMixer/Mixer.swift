@@ -30,10 +30,10 @@ package final class Mixer: @unchecked Sendable {
 
     /// Bytes one command takes in the command queue: the divisor of
     /// ``MixerConfiguration/commandQueueBytes``.
-    public static let commandSlotBytes = MemoryLayout<Command>.stride
+    package static let commandSlotBytes = MemoryLayout<Command>.stride
 
     /// The configuration the mixer was created with.
-    public let configuration: MixerConfiguration
+    package let configuration: MixerConfiguration
 
     let core: UnsafeMutablePointer<RenderCore>
     let control: ControlLock<ControlState>
@@ -45,7 +45,7 @@ package final class Mixer: @unchecked Sendable {
     /// buses, sound table, stream rings, queues.
     ///
     /// - Throws: `invalidParameter` naming the first field of `configuration` out of range.
-    public init(_ configuration: MixerConfiguration = MixerConfiguration()) throws(SoundEngineError) {
+    package init(_ configuration: MixerConfiguration = MixerConfiguration()) throws(SoundEngineError) {
         try configuration.validate()
         self.configuration = configuration
         let slots = configuration.commandQueueBytes / Self.commandSlotBytes
@@ -63,7 +63,7 @@ package final class Mixer: @unchecked Sendable {
     /// Stops the streaming thread and closes its sources; streamed voices
     /// starve from then on. Call after the backend stopped rendering; idempotent;
     /// deinit calls it too.
-    public func shutdown() {
+    package func shutdown() {
         streamer.stop()
     }
 
@@ -74,14 +74,14 @@ package final class Mixer: @unchecked Sendable {
     /// output format (``setOutputFormat(_:)``, stereo float32 at the
     /// configured rate until then). One thread at a time: an overlapping
     /// call writes silence and counts ``MixerStatistics/overlappingRenderCalls``.
-    public var renderEntry: RenderEntry {
+    package var renderEntry: RenderEntry {
         RenderEntry(function: mixerRenderEntry, context: UnsafeMutableRawPointer(core))
     }
 
     /// Renders `frames` frames into `destination` on the calling thread,
     /// through the same entry a backend calls (offline bounces, tests,
     /// benchmarks). Not concurrently with a backend rendering this mixer.
-    public func render(into destination: UnsafeMutableRawPointer, frames: Int) {
+    package func render(into destination: UnsafeMutableRawPointer, frames: Int) {
         mixerRenderEntry(UnsafeMutableRawPointer(core), destination, frames)
     }
 
@@ -92,7 +92,7 @@ package final class Mixer: @unchecked Sendable {
     /// counts ``MixerStatistics/overlappingRenderCalls``). A voice being
     /// stopped ends at once (nothing is heard while held), so its slot is
     /// free again and its completion runs.
-    public func applyPendingCommands() {
+    package func applyPendingCommands() {
         core.pointee.applyWithoutRendering()
     }
 
@@ -104,7 +104,7 @@ package final class Mixer: @unchecked Sendable {
     /// render call; safe while rendering.
     ///
     /// - Throws: `invalidParameter` for 0 or more than 64 channels or a rate outside 8000…384000.
-    public func setOutputFormat(_ format: StreamFormat) throws(SoundEngineError) {
+    package func setOutputFormat(_ format: StreamFormat) throws(SoundEngineError) {
         guard (1...64).contains(format.channelCount) else {
             throw .invalidParameter("output channelCount \(format.channelCount) must be 1…64")
         }
@@ -118,7 +118,7 @@ package final class Mixer: @unchecked Sendable {
     }
 
     /// The format the render entry writes now.
-    public var outputFormat: StreamFormat {
+    package var outputFormat: StreamFormat {
         // relaxed: one self-contained word.
         let f = OutputFormatWord(word: core.pointee.atomics.pointee.outputFormat.load(ordering: .relaxed))
         return StreamFormat(sampleRate: f.sampleRate, channelCount: f.channels, sampleFormat: f.isInt16 ? .int16 : .float32)
@@ -132,7 +132,7 @@ package final class Mixer: @unchecked Sendable {
     ///
     /// `gain` must be finite and 0…16 and `rampFrames` 0…2^31−1 (a
     /// programmer error otherwise: it traps).
-    public func setMasterGain(_ gain: Float, rampFrames: Int) {
+    package func setMasterGain(_ gain: Float, rampFrames: Int) {
         precondition(gain.isFinite && gain >= 0 && gain <= 16, "setMasterGain: gain \(gain) must be finite, 0…16")
         precondition(rampFrames >= 0 && rampFrames <= Int(Int32.max), "setMasterGain: rampFrames must be 0…2^31-1")
         // relaxed: one self-contained word (target bits, ramp frames); the render
@@ -142,13 +142,13 @@ package final class Mixer: @unchecked Sendable {
     }
 
     /// The master gain as of the end of the last rendered quantum.
-    public var currentMasterGain: Float {
+    package var currentMasterGain: Float {
         // relaxed: a published number.
         Float(bitPattern: core.pointee.atomics.pointee.masterGainNow.load(ordering: .relaxed))
     }
 
     /// Turns the master soft clip (``MixerConfiguration/limiter``) on or off from the next quantum.
-    public func setLimiter(_ enabled: Bool) {
+    package func setLimiter(_ enabled: Bool) {
         core.pointee.atomics.pointee.limiter.store(enabled, ordering: .relaxed)  // relaxed: a setting word
     }
 
@@ -157,24 +157,24 @@ package final class Mixer: @unchecked Sendable {
     /// `stop(voice, fadeOutFrames: mixer.frames(.milliseconds(200)))`. For
     /// times already checked or the engine's own: it saturates at 0 and
     /// 2^31−1 frames rather than trapping (``TimeArgument/frames(_:sampleRate:)``).
-    public func frames(_ duration: Duration) -> Int {
+    package func frames(_ duration: Duration) -> Int {
         TimeArgument.frames(duration, sampleRate: outputFormat.sampleRate)
     }
 
     /// `duration` in frames, as ``frames(_:)``, after checking it with the
     /// engine's one rule for times: 0…3600 s (``TimeArgument``).
     /// - Throws: `invalidParameter` naming `what`, the duration and the range.
-    public func frames(_ duration: Duration, checking what: String) throws(SoundEngineError) -> Int {
+    package func frames(_ duration: Duration, checking what: String) throws(SoundEngineError) -> Int {
         try TimeArgument.frames(duration, what, sampleRate: outputFormat.sampleRate)
     }
 
     /// The mixer clock: frames of all quanta rendered so far (the time base of ``VoiceStart/atFrame(_:)``).
-    public var renderedFrames: Int64 {
+    package var renderedFrames: Int64 {
         core.pointee.atomics.pointee.renderedFrames.load(ordering: .relaxed)  // relaxed: a published number
     }
 
     /// Counters since creation, from any thread.
-    public var statistics: MixerStatistics {
+    package var statistics: MixerStatistics {
         let a = core.pointee.atomics
         var s = MixerStatistics()
         // relaxed (all): independent counters; a snapshot is not one instant.
@@ -199,7 +199,7 @@ package final class Mixer: @unchecked Sendable {
     }
 
     /// Name of the kernel set mixing: "avx512", "avx2+fma" or "portable".
-    public var kernelName: String {
+    package var kernelName: String {
         String(cString: mk_kernel_name(core.pointee.kernels))
     }
 

@@ -1,5 +1,5 @@
 import CMixKernels
-public import SoundCore
+package import SoundCore
 
 /// Everything a ``Mixer`` fixes when it is created: its rate and quantum and
 /// the size of every pool and queue. Nothing grows later; when a pool is full
@@ -9,49 +9,49 @@ public import SoundCore
 /// 64 KiB of command queue, 1024 events, 8 streams of 32768 frames, a
 /// 2048-frame metering window, 64-frame de-click ramps, no limiter, the
 /// fastest kernels the CPU supports, no voice limit below `maxVoices`.
-public struct MixerConfiguration: Sendable, Hashable {
+package struct MixerConfiguration: Sendable, Hashable {
     /// Frames per second of the mix, 8000…384000. ``Mixer/setOutputFormat(_:)``
     /// may change it to the rate the server granted.
-    public var sampleRate: Int = 48_000
+    package var sampleRate: Int = 48_000
     /// Frames mixed per render quantum: a power of two, 64…8192
     /// (`InitSettings.samplesPerFrame`). Parameter ramps span one quantum;
     /// commands take effect at quantum boundaries (voice starts and stops to
     /// the frame, see ``VoiceStart``). The render entry accepts any frame
     /// count and carries the rest of a quantum to the next call.
-    public var quantumFrames: Int = 512
+    package var quantumFrames: Int = 512
     /// Voices that can play at once, 1…65536.
-    public var maxVoices: Int = 256
+    package var maxVoices: Int = 256
     /// Buses including the master, 1…1024.
-    public var maxBuses: Int = 32
+    package var maxBuses: Int = 32
     /// Sounds loaded at once (in memory and streamed), 1…65536.
-    public var maxSounds: Int = 512
+    package var maxSounds: Int = 512
     /// Bytes of the game → render command queue (`InitSettings.commandQueueSize`).
     /// The queue holds `commandQueueBytes / Mixer.commandSlotBytes` commands
     /// (at least 16); every call that changes a voice or a sound takes one.
-    public var commandQueueBytes: Int = 65_536
+    package var commandQueueBytes: Int = 65_536
     /// Events the render → control queue holds between two ``Mixer/drainEvents(_:)``, 16…1048576.
-    public var eventQueueCapacity: Int = 1024
+    package var eventQueueCapacity: Int = 1024
     /// Streamed voices that can play at once, 0…256 (each owns one ring).
-    public var maxStreams: Int = 8
+    package var maxStreams: Int = 8
     /// Frames of decoded audio buffered ahead per stream, 1024…4194304, at
     /// the source's rate (about 0.7 s at 48 kHz by default).
-    public var streamBufferFrames: Int = 32_768
+    package var streamBufferFrames: Int = 32_768
     /// Frames a bus meter integrates before it publishes a reading, 64…1048576
     /// (rounded up to whole quanta).
-    public var meterWindowFrames: Int = 2048
+    package var meterWindowFrames: Int = 2048
     /// Shortest fade the mixer applies when a voice stops, pauses or is cut
     /// by an unload, so that nothing clicks, 0…4096 frames.
-    public var declickFrames: Int = 64
+    package var declickFrames: Int = 64
     /// Soft-clips the master output (identity up to ±0.75, then a smooth knee
     /// towards ±1). Off by default: the mix is not altered.
-    public var limiter: Bool = false
+    package var limiter: Bool = false
     /// Which kernel set mixes.
-    public var kernels: KernelSelection = .automatic
+    package var kernels: KernelSelection = .automatic
     /// Voices mixed at once, 1…``maxVoices`` (default: `maxVoices`, no
     /// limit). Beyond it the lowest-priority voices
     /// (``VoiceParameters/priority``) are killed or made virtual
     /// (``VoiceParameters/whenInaudible``). Follows `maxVoices` until set.
-    public var maxAudibleVoices: Int {
+    package var maxAudibleVoices: Int {
         get { audibleLimit ?? maxVoices }
         set { audibleLimit = newValue }
     }
@@ -60,20 +60,20 @@ public struct MixerConfiguration: Sendable, Hashable {
     /// Filters low-passed mono voices 16 at a time, one per vector lane
     /// (docs/mixer.md, "The batched low-pass"); `false` filters each voice
     /// on its own, the reference the tests compare the batched path with.
-    @_spi(Testing) public var batchedLowPass = true
+    package var batchedLowPass = true
     /// Low-passed voices share filters (docs/mixer.md, "The shared
     /// low-pass"): each voice is mixed into a filter of its bus at its
     /// cutoff rounded to the nearest 1/8 octave, and one filter runs per
     /// bus and band in use. `false` filters every voice on its own (batched
     /// or not, per ``batchedLowPass``), the reference the tests compare with.
-    @_spi(Testing) public var sharedLowPass = true
+    package var sharedLowPass = true
     /// Shared low-pass filters that can run at once; a low-passed voice that
     /// finds none free is filtered on its own. 256 (1 MB of planes at the
     /// default quantum); tests lower it to reach the fallback.
-    @_spi(Testing) public var sharedLowPassFilters = 256
+    package var sharedLowPassFilters = 256
 
     /// Creates a configuration; every argument has the default described on the type.
-    public init(
+    package init(
         sampleRate: Int = 48_000, quantumFrames: Int = 512, maxVoices: Int = 256, maxBuses: Int = 32,
         maxSounds: Int = 512, commandQueueBytes: Int = 65_536, eventQueueCapacity: Int = 1024,
         maxStreams: Int = 8, streamBufferFrames: Int = 32_768, meterWindowFrames: Int = 2048,
@@ -97,7 +97,7 @@ public struct MixerConfiguration: Sendable, Hashable {
     }
 
     /// Throws `invalidParameter` naming the first field out of range.
-    public func validate() throws(SoundEngineError) {
+    package func validate() throws(SoundEngineError) {
         func check(_ ok: Bool, _ field: String, _ value: Int, _ rule: String) throws(SoundEngineError) {
             if !ok { throw .invalidParameter("MixerConfiguration.\(field) = \(value): \(rule)") }
         }
@@ -129,7 +129,7 @@ public struct MixerConfiguration: Sendable, Hashable {
 }
 
 /// Which set of mixing kernels a ``Mixer`` uses.
-public enum KernelSelection: Sendable, Hashable, CaseIterable {
+package enum KernelSelection: Sendable, Hashable, CaseIterable {
     /// The fastest set the CPU supports: AVX-512 on x86-64 that has it (F, VL,
     /// BW, DQ), else AVX2+FMA, else portable C.
     case automatic
@@ -141,7 +141,7 @@ public enum KernelSelection: Sendable, Hashable, CaseIterable {
     case avx512
 
     /// Whether this CPU can run the set (always for `automatic` and `portable`).
-    public var isSupported: Bool { mk_kernels_supported(choice) != 0 }
+    package var isSupported: Bool { mk_kernels_supported(choice) != 0 }
 
     var choice: mk_kernel_choice {
         switch self {

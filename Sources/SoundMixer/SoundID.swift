@@ -5,12 +5,12 @@
 /// new sound.
 public struct SoundID: Hashable, Sendable, CustomStringConvertible {
     /// Index of the sound's slot in the mixer's sound table.
-    public let slot: UInt32
+    package let slot: UInt32
     /// Incremented each time the slot is reused.
-    public let generation: UInt32
+    package let generation: UInt32
 
     /// Makes an ID; games get IDs from ``Mixer/loadSound(_:name:loop:quality:)``.
-    public init(slot: UInt32, generation: UInt32) {
+    package init(slot: UInt32, generation: UInt32) {
         self.slot = slot
         self.generation = generation
     }

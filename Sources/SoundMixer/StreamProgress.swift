@@ -1,14 +1,14 @@
 /// A snapshot of a streamed voice's decoding, from ``Mixer/streamProgress(_:)``.
-public struct StreamProgress: Sendable, Hashable {
+package struct StreamProgress: Sendable, Hashable {
     /// Source frames decoded so far (for a looping stream, across laps).
-    public var decodedFrames: Int
+    package var decodedFrames: Int
     /// The source ended (a stream that does not loop) and its end is queued for the render thread.
-    public var reachedEnd: Bool
+    package var reachedEnd: Bool
     /// The ring was pre-filled and the voice may play (it stays `true` afterwards).
-    public var ready: Bool
+    package var ready: Bool
 
     /// Creates a snapshot.
-    public init(decodedFrames: Int, reachedEnd: Bool, ready: Bool) {
+    package init(decodedFrames: Int, reachedEnd: Bool, ready: Bool) {
         self.decodedFrames = decodedFrames
         self.reachedEnd = reachedEnd
         self.ready = ready

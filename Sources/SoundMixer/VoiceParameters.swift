@@ -7,45 +7,45 @@
 /// Any values can be stored; `play` checks each field against the range its
 /// doc gives and refuses one outside it (NaN and infinities included) with
 /// `invalidParameter` naming it (`VoiceParameters.<field>`), starting nothing.
-public struct VoiceParameters: Sendable, Hashable {
+package struct VoiceParameters: Sendable, Hashable {
     /// Linear gain, 0…16 (1 = unchanged).
-    public var volume: Float
+    package var volume: Float
     /// Stereo position, -1 (left) … 1 (right), equal-power law: a mono source
     /// gets `cos θ`, `sin θ` with `θ = (pan + 1) · π/4` (−3 dB each at 0); a
     /// stereo source is balanced (each side `min(1, √2 · cos θ / sin θ)`, so
     /// 0 leaves it unchanged).
-    public var pan: Float
+    package var pan: Float
     /// Playback-rate ratio, 1/256 … 16 (2 = an octave up). The conversion
     /// from the sound's sample rate to the mixer's is applied on top.
-    public var pitch: Double
+    package var pitch: Double
     /// Whether the voice repeats the sound's ``LoopRegion`` until stopped.
-    public var loop: Bool
+    package var loop: Bool
     /// How long the voice fades in from silence (`.zero`: none, only the
     /// short de-click); 0…1 hour.
-    public var fadeIn: Duration
+    package var fadeIn: Duration
     /// When the first frame plays.
-    public var start: VoiceStart
+    package var start: VoiceStart
     /// Interpolation between source samples for this voice, overriding the
     /// sound's default (the `quality` it was loaded with, see
     /// ``Mixer/loadSound(_:name:loop:quality:)``); `nil` (the default) uses
     /// the sound's.
-    public var quality: ResamplerQuality?
+    package var quality: ResamplerQuality?
     /// Cutoff of the voice's low-pass filter in Hz, 10…24000, or `nil` (the
     /// default) for none. The filter is 2-pole (−12 dB per octave, −3 dB at
     /// the cutoff rounded to 1/8 octave; see
     /// ``Mixer/setLowPass(_:cutoffHz:rampFrames:)``); voices in the same band
     /// of a bus share one filter.
-    public var lowPassHz: Float?
+    package var lowPassHz: Float?
     /// Importance of the voice, 0…100 (default 50), when more voices play
     /// than ``MixerConfiguration/maxAudibleVoices``: the lowest-priority ones
     /// are not mixed (ties: the quietest volume × pan gain, then the newest).
-    public var priority: Int
+    package var priority: Int
     /// What happens to the voice when the voice limit leaves it out:
     /// ``VoiceLimitBehavior/kill`` (the default) or ``VoiceLimitBehavior/resume``.
-    public var whenInaudible: VoiceLimitBehavior
+    package var whenInaudible: VoiceLimitBehavior
 
     /// Creates parameters; every argument has the default described on the type.
-    public init(
+    package init(
         volume: Float = 1, pan: Float = 0, pitch: Double = 1, loop: Bool = false, fadeIn: Duration = .zero,
         start: VoiceStart = .immediately, quality: ResamplerQuality? = nil, lowPassHz: Float? = nil,
         priority: Int = 50, whenInaudible: VoiceLimitBehavior = .kill
@@ -64,7 +64,7 @@ public struct VoiceParameters: Sendable, Hashable {
 }
 
 /// When a voice's first frame plays, to the frame.
-public enum VoiceStart: Sendable, Hashable {
+package enum VoiceStart: Sendable, Hashable {
     /// At the first frame of the next render quantum.
     case immediately
     /// This many frames (0…2^31−1) into the render quantum that picks the command up.
@@ -81,7 +81,7 @@ public enum VoiceStart: Sendable, Hashable {
 /// What the mixer does with a voice that ranks below the
 /// ``MixerConfiguration/maxAudibleVoices`` most important ones
 /// (``VoiceParameters/priority``).
-public enum VoiceLimitBehavior: Sendable, Hashable {
+package enum VoiceLimitBehavior: Sendable, Hashable {
     /// The voice ends (fading out over the de-click if it was heard) and its
     /// ``MixerEvent/voiceEnded(_:_:)`` is reported.
     case kill

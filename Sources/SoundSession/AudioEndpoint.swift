@@ -2,18 +2,18 @@
 /// (and port) with its kind.
 package struct AudioEndpoint: Hashable, Sendable, Codable {
     /// Its identity.
-    public var id: EndpointID
+    package var id: EndpointID
     /// Its kind, which decides whether the category and options allow it.
-    public var portType: PortType
+    package var portType: PortType
     /// A human-readable name (`device.description` and the port's description).
-    public var name: String
+    package var name: String
     /// The physical accessory it belongs to, if several endpoints share one
     /// (a PulseAudio card name or a Bluetooth address). Endpoints with the same
     /// accessory go together: a Bluetooth hands-free output and its microphone.
-    public var accessory: String?
+    package var accessory: String?
 
     /// Creates an endpoint.
-    public init(id: EndpointID, portType: PortType, name: String, accessory: String? = nil) {
+    package init(id: EndpointID, portType: PortType, name: String, accessory: String? = nil) {
         self.id = id
         self.portType = portType
         self.name = name
@@ -21,10 +21,10 @@ package struct AudioEndpoint: Hashable, Sendable, Codable {
     }
 
     /// Output or input.
-    public var direction: EndpointDirection { id.direction }
+    package var direction: EndpointDirection { id.direction }
 
     /// How the endpoint appears in a ``RouteDescription``.
-    public var portDescription: PortDescription {
+    package var portDescription: PortDescription {
         PortDescription(portType: portType, portName: name, endpoint: id)
     }
 }

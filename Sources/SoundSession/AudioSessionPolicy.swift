@@ -26,36 +26,36 @@ package struct AudioSessionPolicy: Hashable, Sendable {
     /// The configuration the game set last (what iOS's `category`, `mode` and
     /// `categoryOptions` return). A change made while the session is inactive
     /// takes effect at the next activation: see ``configurationInEffect``.
-    public internal(set) var configuration: SessionConfiguration
+    package internal(set) var configuration: SessionConfiguration
     /// The configuration the route, our streams and the mixing rules follow:
     /// ``configuration`` while active; while inactive, the one in effect at
     /// the last activation (or the initial one).
-    public internal(set) var configurationInEffect: SessionConfiguration
+    package internal(set) var configurationInEffect: SessionConfiguration
     /// Whether the game activated the session.
-    public internal(set) var isActive = false
+    package internal(set) var isActive = false
     /// The temporary output override (cleared by any route change or interruption).
-    public internal(set) var portOverride: PortOverride = .none {
+    package internal(set) var portOverride: PortOverride = .none {
         didSet { routedOverride = portOverride }
     }
     /// The override the route follows: ``portOverride``, except that a
     /// category change made while inactive clears it only at the next activation.
     var routedOverride: PortOverride = .none
     /// The game's preferred input, kept while the endpoint is absent.
-    public internal(set) var preferredInput: EndpointID?
+    package internal(set) var preferredInput: EndpointID?
     /// Whether the app is in the foreground (it starts there).
-    public internal(set) var isInForeground = true
+    package internal(set) var isInForeground = true
     /// `renderAnyway` of the game's suspension, `nil` when the game has not
     /// suspended the engine.
-    public internal(set) var gameSuspension: Bool?
+    package internal(set) var gameSuspension: Bool?
     /// The volume factor duckOthers applies to other apps' streams.
-    public let duckingFactor: Double
+    package let duckingFactor: Double
 
     // MARK: What the server told us
 
     var connection = Connection.notYetConnected
     /// Our output stream is gone while the connection stays (``SystemEvent/ownStreamLost``):
     /// media services lost, for the game, until ``SystemEvent/ownStreamRestored``.
-    public internal(set) var isOutputLost = false
+    package internal(set) var isOutputLost = false
     var ownClient: ClientID?
     var registry = EndpointRegistry()
     /// An output the user chose (default change: honoured when the category
@@ -70,7 +70,7 @@ package struct AudioSessionPolicy: Hashable, Sendable {
     /// Pending `request-cork`s from the server.
     var corkRequests = 0
     /// The inputs (sources) the server reports muted.
-    public internal(set) var mutedInputs: Set<EndpointID> = []
+    package internal(set) var mutedInputs: Set<EndpointID> = []
 
     // MARK: Interruption bookkeeping
 
@@ -79,12 +79,12 @@ package struct AudioSessionPolicy: Hashable, Sendable {
     /// Other media streams that started while we were non-mixable and won.
     var winningMedia: Set<StreamID> = []
     /// The source that began the current interruption, `nil` when not interrupted.
-    public internal(set) var interruptionSource: InterruptionSource?
+    package internal(set) var interruptionSource: InterruptionSource?
 
     // MARK: What we did to other apps
 
     /// Other streams this session muted and still owns the mute of.
-    public internal(set) var mutedStreams: Set<StreamID> = []
+    package internal(set) var mutedStreams: Set<StreamID> = []
     /// Of those, the ones no report has shown muted yet (a report showing them
     /// unmuted is older than our mute, not a user's unmute).
     var unconfirmedMutes: Set<StreamID> = []
@@ -97,18 +97,18 @@ package struct AudioSessionPolicy: Hashable, Sendable {
     // MARK: What the game has been told
 
     /// The route, as last notified.
-    public internal(set) var currentRoute = RouteDescription.empty
+    package internal(set) var currentRoute = RouteDescription.empty
     /// Whether other apps' music, video or calls play audibly, as last notified.
-    public internal(set) var isOtherAudioPlaying = false
+    package internal(set) var isOtherAudioPlaying = false
     /// Whether the background-music buses are muted, as last notified.
-    public internal(set) var isBackgroundMusicMuted = false
+    package internal(set) var isBackgroundMusicMuted = false
 
     /// Creates a policy with a validated configuration, inactive, not yet connected.
     ///
     /// - Parameter duckingFactor: the linear volume factor for duckOthers,
     ///   0.2 (−14 dB) by default; must be in 0...1.
     /// - Throws: `invalidParameter` when the configuration or the factor is invalid.
-    public init(configuration: SessionConfiguration = SessionConfiguration(), duckingFactor: Double = 0.2)
+    package init(configuration: SessionConfiguration = SessionConfiguration(), duckingFactor: Double = 0.2)
         throws(SoundEngineError)
     {
         try configuration.validate()
@@ -125,7 +125,7 @@ package struct AudioSessionPolicy: Hashable, Sendable {
     ///
     /// - Throws: `invalidParameter` (iOS `-50`) naming the field, the value and
     ///   what would be accepted.
-    public static func validate(_ configuration: SessionConfiguration) throws(SoundEngineError) {
+    package static func validate(_ configuration: SessionConfiguration) throws(SoundEngineError) {
         try configuration.validate()
     }
 
@@ -133,7 +133,7 @@ package struct AudioSessionPolicy: Hashable, Sendable {
     ///
     /// - Throws: only for ``SessionInput/request(_:)``, the error iOS would
     ///   return; the policy is then unchanged and nothing is to be done.
-    public mutating func handle(_ input: SessionInput) throws(SoundEngineError) -> [SessionOutput] {
+    package mutating func handle(_ input: SessionInput) throws(SoundEngineError) -> [SessionOutput] {
         switch input {
         case .request(let request): try handle(request)
         case .system(let event): handle(event)
@@ -142,14 +142,14 @@ package struct AudioSessionPolicy: Hashable, Sendable {
     }
 
     /// Handles a server fact; facts are never refused.
-    public mutating func handle(_ event: SystemEvent) -> [SessionOutput] {
+    package mutating func handle(_ event: SystemEvent) -> [SessionOutput] {
         var pass = HandlingPass()
         apply(event, &pass)
         return reconcile(&pass)
     }
 
     /// Handles an app or game fact; facts are never refused.
-    public mutating func handle(_ event: LifecycleEvent) -> [SessionOutput] {
+    package mutating func handle(_ event: LifecycleEvent) -> [SessionOutput] {
         var pass = HandlingPass()
         apply(event, &pass)
         return reconcile(&pass)
@@ -158,7 +158,7 @@ package struct AudioSessionPolicy: Hashable, Sendable {
     /// Handles a request.
     ///
     /// - Throws: the error iOS would return; the policy is then unchanged.
-    public mutating func handle(_ request: SessionRequest) throws(SoundEngineError) -> [SessionOutput] {
+    package mutating func handle(_ request: SessionRequest) throws(SoundEngineError) -> [SessionOutput] {
         var pass = HandlingPass()
         // Every check of a request comes before its first change, so a refusal leaves the policy as it was.
         try apply(request, &pass)
@@ -182,43 +182,43 @@ extension AudioSessionPolicy {
     }
 
     /// Whether the policy is connected to a server.
-    public var isConnected: Bool { connection == .connected }
+    package var isConnected: Bool { connection == .connected }
 
     /// Whether an interruption is in progress.
-    public var isInterrupted: Bool { interruptionSource != nil }
+    package var isInterrupted: Bool { interruptionSource != nil }
 
     /// Whether the engine renders, as last told.
-    public var engineState: EngineState { applied.engine }
+    package var engineState: EngineState { applied.engine }
 
     /// Every endpoint present, sorted by identity.
-    public var availableEndpoints: [AudioEndpoint] { registry.all }
+    package var availableEndpoints: [AudioEndpoint] { registry.all }
 
     /// The inputs the category and options allow (`availableInputs`), newest first.
-    public var availableInputs: [PortDescription] {
+    package var availableInputs: [PortDescription] {
         registry.newestFirst(.input, where: configuration.permits).map(\.portDescription)
     }
 
     /// The outputs the category and options allow, newest first (the
     /// counterpart of ``availableInputs``; iOS has no such list).
-    public var availableOutputs: [PortDescription] {
+    package var availableOutputs: [PortDescription] {
         registry.newestFirst(.output, where: configuration.permits).map(\.portDescription)
     }
 
     /// Whether the input of the current route is muted: with
     /// ``CategoryOptions/overrideMutedMicrophoneInterruption`` the session
     /// goes on and the microphone delivers silence.
-    public var isInputMuted: Bool { currentRoute.inputs.contains { mutedInputs.contains($0.endpoint) } }
+    package var isInputMuted: Bool { currentRoute.inputs.contains { mutedInputs.contains($0.endpoint) } }
 
     /// Whether any input device is present (`isInputAvailable`).
-    public var isInputAvailable: Bool { registry.newest(.input, where: { _ in true }) != nil }
+    package var isInputAvailable: Bool { registry.newest(.input, where: { _ in true }) != nil }
 
     /// Whether another app's primary audio plays, so the game should silence
     /// its soundtrack (`secondaryAudioShouldBeSilencedHint`). On Linux this is
     /// ``isOtherAudioPlaying``: other apps' mixability is unknown.
-    public var secondaryAudioShouldBeSilencedHint: Bool { isOtherAudioPlaying }
+    package var secondaryAudioShouldBeSilencedHint: Bool { isOtherAudioPlaying }
 
     /// The other apps' streams the session has ducked.
-    public var duckedStreams: Set<StreamID> { applied.ducked }
+    package var duckedStreams: Set<StreamID> { applied.ducked }
 
     /// Whether the app being in the background stops the session now.
     var isStoppedInBackground: Bool { !isInForeground && configurationInEffect.stopsInBackground }

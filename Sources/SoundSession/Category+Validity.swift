@@ -7,7 +7,7 @@ extension Category {
     /// option page says it can be set *explicitly* only with playAndRecord, so
     /// elsewhere it is refused like any other option the category does not
     /// take: `invalidParameter`, iOS's `-50` (`badParam`).
-    public var settableOptions: CategoryOptions {
+    package var settableOptions: CategoryOptions {
         switch self {
         case .ambient: [.mixWithOthers, .duckOthers, .allowBluetoothA2DP]
         case .soloAmbient: [.allowBluetoothA2DP]
@@ -35,7 +35,7 @@ extension Category {
     /// | measurement | playAndRecord, record, playback |
     /// | moviePlayback, spokenAudio | playback |
     /// | voicePrompt | playback, playAndRecord |
-    public func allows(_ mode: Mode) -> Bool {
+    package func allows(_ mode: Mode) -> Bool {
         switch mode {
         case .default: true
         case .voiceChat, .gameChat, .videoChat: self == .playAndRecord
@@ -47,5 +47,5 @@ extension Category {
     }
 
     /// The modes this category allows, in declaration order.
-    public var allowedModes: [Mode] { Mode.allCases.filter(allows) }
+    package var allowedModes: [Mode] { Mode.allCases.filter(allows) }
 }

@@ -5,5 +5,5 @@ package typealias ClientID = ServerIndex<ClientKind>
 /// The kind of ``ClientID``: a client connection.
 package enum ClientKind: ServerObjectKind {
     /// Prints as `client 7`.
-    public static var label: String { "client" }
+    package static var label: String { "client" }
 }

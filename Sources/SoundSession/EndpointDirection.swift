@@ -1,5 +1,5 @@
 /// Whether an endpoint plays audio out or records audio in.
-public enum EndpointDirection: String, Hashable, Sendable, Codable, CaseIterable {
+package enum EndpointDirection: String, Hashable, Sendable, Codable, CaseIterable {
     /// A playback device: a PulseAudio sink (and one of its ports).
     case output
     /// A capture device: a PulseAudio source (and one of its ports). Monitor

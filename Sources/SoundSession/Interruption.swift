@@ -23,12 +23,12 @@ public struct Interruption: Hashable, Sendable, Codable {
     }
 
     /// An interruption that began, from `source`.
-    public static func began(_ source: InterruptionSource, reason: InterruptionReason = .default) -> Interruption {
+    package static func began(_ source: InterruptionSource, reason: InterruptionReason = .default) -> Interruption {
         Interruption(type: .began, reason: reason, source: source)
     }
 
     /// An interruption that ended.
-    public static func ended(shouldResume: Bool) -> Interruption {
+    package static func ended(shouldResume: Bool) -> Interruption {
         Interruption(type: .ended, options: shouldResume ? .shouldResume : [])
     }
 

@@ -4,42 +4,42 @@
 /// The standard roles are the statics; other applications may set any
 /// string. The role of our own streams is chosen from category and mode, see
 /// ``SessionConfiguration/mediaRole``.
-public struct MediaRole: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
+package struct MediaRole: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
     ExpressibleByStringLiteral
 {
     /// The property value, e.g. `"music"`.
-    public var rawValue: String
+    package var rawValue: String
 
     /// Creates a role from its property value.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    package init(rawValue: String) { self.rawValue = rawValue }
 
     /// Creates a role from a literal.
-    public init(stringLiteral value: String) { self.rawValue = value }
+    package init(stringLiteral value: String) { self.rawValue = value }
 
     /// Video with sound; corked by module-role-cork during calls.
-    public static let video: MediaRole = "video"
+    package static let video: MediaRole = "video"
     /// Music; corked by module-role-cork during calls.
-    public static let music: MediaRole = "music"
+    package static let music: MediaRole = "music"
     /// Game audio; not corked by the default module-role-cork.
-    public static let game: MediaRole = "game"
+    package static let game: MediaRole = "game"
     /// Notification and event sounds.
-    public static let event: MediaRole = "event"
+    package static let event: MediaRole = "event"
     /// A call; the trigger role of module-role-cork.
-    public static let phone: MediaRole = "phone"
+    package static let phone: MediaRole = "phone"
     /// Animation sounds.
-    public static let animation: MediaRole = "animation"
+    package static let animation: MediaRole = "animation"
     /// Audio production and measurement.
-    public static let production: MediaRole = "production"
+    package static let production: MediaRole = "production"
     /// Accessibility (screen readers).
-    public static let a11y: MediaRole = "a11y"
+    package static let a11y: MediaRole = "a11y"
     /// Test sounds.
-    public static let test: MediaRole = "test"
+    package static let test: MediaRole = "test"
 
     /// Whether other apps' streams with this role are "other apps' audio" that
     /// a non-mixable session silences and duckOthers lowers: music and video,
     /// the roles module-role-cork acts on.
-    public var isMedia: Bool { self == .music || self == .video }
+    package var isMedia: Bool { self == .music || self == .video }
 
     /// The property value.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

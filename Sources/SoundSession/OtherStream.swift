@@ -2,18 +2,18 @@
 /// reports it.
 package struct OtherStream: Hashable, Sendable, Codable {
     /// Its sink-input index.
-    public var id: StreamID
+    package var id: StreamID
     /// The client that owns it. Streams of our own client are ignored.
-    public var client: ClientID
+    package var client: ClientID
     /// Its `media.role`, `nil` when the stream has none.
-    public var role: MediaRole?
+    package var role: MediaRole?
     /// Whether it is playing: not corked (`pa_sink_input_info.corked == 0`).
-    public var isRunning: Bool
+    package var isRunning: Bool
     /// Whether it is muted (`pa_sink_input_info.mute`), by anyone.
-    public var isMuted: Bool
+    package var isMuted: Bool
 
     /// Creates a stream report.
-    public init(id: StreamID, client: ClientID, role: MediaRole?, isRunning: Bool, isMuted: Bool = false) {
+    package init(id: StreamID, client: ClientID, role: MediaRole?, isRunning: Bool, isMuted: Bool = false) {
         self.id = id
         self.client = client
         self.role = role
@@ -22,11 +22,11 @@ package struct OtherStream: Hashable, Sendable, Codable {
     }
 
     /// Whether it can be heard: running and not muted.
-    public var isAudible: Bool { isRunning && !isMuted }
+    package var isAudible: Bool { isRunning && !isMuted }
 
     /// Whether it is music or video: the audio a non-mixable session silences.
-    public var isMedia: Bool { role?.isMedia ?? false }
+    package var isMedia: Bool { role?.isMedia ?? false }
 
     /// Whether it is a call (`media.role=phone`).
-    public var isCall: Bool { role == .phone }
+    package var isCall: Bool { role == .phone }
 }

@@ -5,10 +5,10 @@ public struct PortDescription: Hashable, Sendable, Codable, CustomStringConverti
     /// A human-readable name.
     public var portName: String
     /// The endpoint this port is (device and port name).
-    public var endpoint: EndpointID
+    package var endpoint: EndpointID
 
     /// Creates a description.
-    public init(portType: PortType, portName: String, endpoint: EndpointID) {
+    package init(portType: PortType, portName: String, endpoint: EndpointID) {
         self.portType = portType
         self.portName = portName
         self.endpoint = endpoint

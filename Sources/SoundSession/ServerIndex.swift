@@ -10,17 +10,17 @@ package struct ServerIndex<Kind: ServerObjectKind>: RawRepresentable, Hashable, 
     CustomStringConvertible, ExpressibleByIntegerLiteral
 {
     /// The server's index.
-    public var rawValue: UInt32
+    package var rawValue: UInt32
 
     /// Creates an index.
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Creates an index from a literal.
-    public init(integerLiteral value: UInt32) { self.rawValue = value }
+    package init(integerLiteral value: UInt32) { self.rawValue = value }
 
     /// Orders by index.
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The kind and the index, e.g. `stream 7`.
-    public var description: String { "\(Kind.label) \(rawValue)" }
+    package var description: String { "\(Kind.label) \(rawValue)" }
 }

@@ -7,7 +7,7 @@ extension SessionConfiguration {
     /// - ambient, soloAmbient and playback always allow Bluetooth A2DP and AirPlay;
     /// - ``Mode/voiceChat`` implies ``CategoryOptions/allowBluetooth``;
     ///   ``Mode/videoChat`` implies allowBluetooth and ``CategoryOptions/defaultToSpeaker``.
-    public var effectiveOptions: CategoryOptions {
+    package var effectiveOptions: CategoryOptions {
         var options = categoryOptions
         switch category {
         case .ambient: options.formUnion(Self.impliedByAmbient)
@@ -35,7 +35,7 @@ extension SessionConfiguration {
     /// ambient always mixes, audioProcessing leaves others alone, soloAmbient
     /// and record never mix, playback, playAndRecord and multiRoute mix when
     /// ``effectiveOptions`` contains ``CategoryOptions/mixWithOthers``.
-    public var isMixable: Bool {
+    package var isMixable: Bool {
         switch category {
         case .ambient, .audioProcessing: true
         case .soloAmbient, .record: false
@@ -44,12 +44,12 @@ extension SessionConfiguration {
     }
 
     /// Whether activating lowers other apps' music and video.
-    public var ducksOthers: Bool { category.hasOutput && effectiveOptions.contains(.duckOthers) }
+    package var ducksOthers: Bool { category.hasOutput && effectiveOptions.contains(.duckOthers) }
 
     /// Whether the engine stops rendering while the app is in the background:
     /// always for ambient and soloAmbient, for the other categories only with
     /// ``SessionBehavior/suspendInBackground``.
-    public var stopsInBackground: Bool {
+    package var stopsInBackground: Bool {
         !category.playsInBackground || behavior.contains(.suspendInBackground)
     }
 
@@ -68,7 +68,7 @@ extension SessionConfiguration {
     /// | playAndRecord | default, videoRecording | game |
     /// | record, audioProcessing | any | production |
     /// | multiRoute | any | music |
-    public var mediaRole: MediaRole {
+    package var mediaRole: MediaRole {
         switch (category, mode) {
         case (.ambient, _), (.soloAmbient, _): .game
         case (.playback, .moviePlayback): .video

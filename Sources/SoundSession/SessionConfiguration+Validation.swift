@@ -1,4 +1,4 @@
-public import SoundCore
+package import SoundCore
 
 extension SessionConfiguration {
     /// Checks the configuration as iOS's `setCategory(_:mode:policy:options:)`
@@ -7,7 +7,7 @@ extension SessionConfiguration {
     /// Every refusal is `invalidParameter` (iOS's `-50`, `badParam`): the
     /// combination is wrong in itself, whatever the current state. The reason
     /// names the field, the value and what would be accepted.
-    public func validate() throws(SoundEngineError) {
+    package func validate() throws(SoundEngineError) {
         try Self.checkKnownBits(categoryOptions, field: "categoryOptions")
         try Self.checkKnownBits(setActiveOptions, field: "setActiveOptions")
         try Self.checkKnownBits(behavior, field: "behavior")

@@ -8,12 +8,12 @@ package enum SessionOutput: Hashable, Sendable {
     case action(SessionAction)
 
     /// The notification, if this is one.
-    public var notification: SessionEvent? {
+    package var notification: SessionEvent? {
         if case .notification(let value) = self { value } else { nil }
     }
 
     /// The action, if this is one.
-    public var action: SessionAction? {
+    package var action: SessionAction? {
         if case .action(let value) = self { value } else { nil }
     }
 }

@@ -5,5 +5,5 @@ package typealias StreamID = ServerIndex<SinkInputKind>
 /// The kind of ``StreamID``: a sink input.
 package enum SinkInputKind: ServerObjectKind {
     /// Prints as `stream 7`.
-    public static var label: String { "stream" }
+    package static var label: String { "stream" }
 }

@@ -2,15 +2,15 @@
 /// category and mode.
 package struct StreamProperties: Hashable, Sendable, Codable {
     /// `media.role` of both streams.
-    public var mediaRole: MediaRole
+    package var mediaRole: MediaRole
     /// Whether echo cancellation is wanted (`filter.want=echo-cancel` on both
     /// streams; voice-conversation modes only). On pipewire-pulse the property
     /// is ignored: the backend uses an existing echo-cancel device or reports
     /// the capability as unavailable.
-    public var echoCancellation: Bool
+    package var echoCancellation: Bool
 
     /// Creates properties.
-    public init(mediaRole: MediaRole, echoCancellation: Bool) {
+    package init(mediaRole: MediaRole, echoCancellation: Bool) {
         self.mediaRole = mediaRole
         self.echoCancellation = echoCancellation
     }

@@ -50,12 +50,12 @@ package enum SystemEvent: Hashable, Sendable {
     case inputMuteChanged(EndpointID, muted: Bool)
 
     /// One endpoint appeared.
-    public static func endpointAppeared(_ endpoint: AudioEndpoint) -> SystemEvent {
+    package static func endpointAppeared(_ endpoint: AudioEndpoint) -> SystemEvent {
         .endpointsChanged(appeared: [endpoint], disappeared: [])
     }
 
     /// One endpoint disappeared.
-    public static func endpointDisappeared(_ id: EndpointID) -> SystemEvent {
+    package static func endpointDisappeared(_ id: EndpointID) -> SystemEvent {
         .endpointsChanged(appeared: [], disappeared: [id])
     }
 }

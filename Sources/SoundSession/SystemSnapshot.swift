@@ -2,23 +2,23 @@
 /// the server.
 package struct SystemSnapshot: Hashable, Sendable, Codable {
     /// Our own client index, so our streams are never taken for another app's.
-    public var ownClient: ClientID?
+    package var ownClient: ClientID?
     /// Every endpoint, oldest first: the order decides "last in wins" among
     /// accessories that were already present.
-    public var endpoints: [AudioEndpoint]
+    package var endpoints: [AudioEndpoint]
     /// The server's default sink (and its active port), counted as the most
     /// recently connected output.
-    public var defaultOutput: EndpointID?
+    package var defaultOutput: EndpointID?
     /// The server's default source, counted as the most recently connected input.
-    public var defaultInput: EndpointID?
+    package var defaultInput: EndpointID?
     /// Every other client's playback stream.
-    public var streams: [OtherStream]
+    package var streams: [OtherStream]
     /// The inputs whose device is muted (a microphone's mute key mutes its
     /// source); later changes arrive as ``SystemEvent/inputMuteChanged(_:muted:)``.
-    public var mutedInputs: Set<EndpointID>
+    package var mutedInputs: Set<EndpointID>
 
     /// Creates a snapshot.
-    public init(
+    package init(
         ownClient: ClientID? = nil, endpoints: [AudioEndpoint] = [], defaultOutput: EndpointID? = nil,
         defaultInput: EndpointID? = nil, streams: [OtherStream] = [], mutedInputs: Set<EndpointID> = []
     ) {

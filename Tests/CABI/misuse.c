@@ -232,7 +232,7 @@ static void before_initialize(const char *bank, const char *sound) {
     INVALID(se_unload_sound(0));
     INVALID(se_stop_voice(0, 0));
     UNINITIALIZED(se_stop_all(0));
-    UNINITIALIZED(se_suspend(false, true));
+    UNINITIALIZED(se_suspend(false, 0));
     UNINITIALIZED(se_wakeup_from_suspend());
     UNINITIALIZED(se_application_did_enter_background());
     UNINITIALIZED(se_application_will_enter_foreground());

@@ -18,16 +18,17 @@ import Testing
         defer { recorder.stop() }
         #expect(recorder.waitForLevel(windows: 2) { $0.allSatisfy { $0 > 0.1 } }.met, "the demo plays nothing")
 
-        // (command, its code, a word the error must hold)
+        // (command, its code, a word the error must hold: the JSON field for
+        // the demo's own checks, the engine's argument for the engine's)
         let hostile: [(String, String, String)] = [
-            (#"{"cmd":"setRTPC","name":"RPM","value":1,"interpolation":-1e10,"id":1}"#, "invalidParameter", "interpolation"),
-            (#"{"cmd":"setRTPC","name":"RPM","value":1,"interpolation":1e300,"id":2}"#, "invalidParameter", "interpolation"),
+            (#"{"cmd":"setRTPC","name":"RPM","value":1,"interpolation":-1e10,"id":1}"#, "invalidParameter", "setRTPCValue ramp"),
+            (#"{"cmd":"setRTPC","name":"RPM","value":1,"interpolation":1e300,"id":2}"#, "invalidParameter", "setRTPCValue ramp"),
             (#"{"cmd":"setRTPC","name":"RPM","value":1e999,"id":3}"#, "invalidCommand", "value"),
             (#"{"cmd":"setRTPC","name":"RPM","value":1,"interpolation":-1e999,"id":4}"#, "invalidCommand", "interpolation"),
-            (#"{"cmd":"stopAll","fadeOut":-5,"id":5}"#, "invalidParameter", "fadeOut"),
-            (#"{"cmd":"stopAll","fadeOut":9.3e18,"id":6}"#, "invalidParameter", "fadeOut"),
-            (#"{"cmd":"stopPlayingID","playingID":1,"fadeOut":-1e-9,"id":7}"#, "invalidParameter", "fadeOut"),
-            (#"{"cmd":"stopPlayingID","playingID":4294967295,"fadeOut":3600.000001,"id":8}"#, "invalidParameter", "fadeOut"),
+            (#"{"cmd":"stopAll","fadeOut":-5,"id":5}"#, "invalidParameter", "stopAll fade"),
+            (#"{"cmd":"stopAll","fadeOut":9.3e18,"id":6}"#, "invalidParameter", "stopAll fade"),
+            (#"{"cmd":"stopPlayingID","playingID":1,"fadeOut":-1e-9,"id":7}"#, "invalidParameter", "stop fade"),
+            (#"{"cmd":"stopPlayingID","playingID":4294967295,"fadeOut":3600.000001,"id":8}"#, "invalidParameter", "stop fade"),
             (#"{"cmd":"setPosition","x":1e39,"y":0,"z":-1e39,"id":9}"#, "invalidParameter", "position"),
             (#"{"cmd":"setRTPC","name":"\u0000\uffff","value":-1e308,"id":10}"#, "idNotFound", "RTPC"),
             (#"{"cmd":"registerGameObject","gameObject":18446744073709551615,"id":11}"#, "invalidParameter", "game object"),

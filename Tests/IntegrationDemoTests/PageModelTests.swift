@@ -1,5 +1,10 @@
 @testable import IntegrationDemo
 import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundCore
+import SoundMixer
+import SoundSession
 import Testing
 
 /// The interactive content pages' state, without a terminal.

@@ -1,6 +1,11 @@
 import Foundation
 @testable import IntegrationDemo
 import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundCore
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Testing
 

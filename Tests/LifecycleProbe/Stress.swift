@@ -21,13 +21,13 @@ func threadNames() -> [String] {
 
 func stress(threads: Int, iterations: Int) {
     let sessions = [
-        SessionConfiguration(category: .playback),
-        SessionConfiguration(category: .playback, mode: .moviePlayback),
-        SessionConfiguration(category: .ambient),
-        SessionConfiguration(category: .soloAmbient),
-        SessionConfiguration(category: .playAndRecord, categoryOptions: [.defaultToSpeaker]),
+        AudioSession.Configuration(category: .playback),
+        AudioSession.Configuration(category: .playback, mode: .moviePlayback),
+        AudioSession.Configuration(category: .ambient),
+        AudioSession.Configuration(category: .soloAmbient),
+        AudioSession.Configuration(category: .playAndRecord, categoryOptions: [.defaultToSpeaker]),
     ]
-    let tone = DecodedAudio(
+    let tone = SoundEngine.DecodedAudio(
         sampleRate: 48_000, channelCount: 1,
         samples: (0..<2400).map { Float(sin(Double($0) * 2 * .pi * 440 / 48_000)) * 0.1 })
     let kinds = ["initialize", "terminate", "suspend", "wakeup", "session", "background", "foreground", "play"]
@@ -63,13 +63,12 @@ func stress(threads: Int, iterations: Int) {
                     case 2: try SoundEngine.suspend(renderAnyway: Bool.random(using: &rng))
                     case 3: try SoundEngine.wakeupFromSuspend()
                     case 4: try SoundEngine.changeAudioSessionProperties(sessions.randomElement(using: &rng)!)
-                    case 5: try SoundEngine.applicationDidEnterBackground()
-                    case 6: try SoundEngine.applicationWillEnterForeground()
+                    case 5: try SoundEngine.setApplicationState(.background)
+                    case 6: try SoundEngine.setApplicationState(.foreground)
                     default:
-                        let engine = try SoundEngine.current
-                        let sound = try engine.loadSound(tone, name: "tone")
-                        _ = try engine.play(sound)
-                        try engine.unloadSound(sound)
+                        let sound = try SoundEngine.loadSound(tone, name: "tone")
+                        _ = try SoundEngine.play(sound)
+                        try SoundEngine.unloadSound(sound)
                     }
                 } catch {
                     refused = true

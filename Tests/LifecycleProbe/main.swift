@@ -32,10 +32,10 @@ func probePlatform() -> PlatformInitSettings {
 
 func cycle() throws {
     try SoundEngine.initialize(SoundEngine.defaultInitSettings(), probePlatform())
-    let tone = DecodedAudio(
+    let tone = SoundEngine.DecodedAudio(
         sampleRate: 48_000, channelCount: 1,
         samples: (0..<4800).map { Float(sin(Double($0) * 2 * .pi * 440 / 48_000)) * 0.1 })
-    let sound = try SoundEngine.current.loadSound(tone, name: "tone")
+    let sound = try SoundEngine.loadSound(tone, name: "tone")
     try SoundEngine.play(sound)
     SoundEngine.terminate()
 }

@@ -1,6 +1,10 @@
 import SoundCore
 import Foundation
 import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Synchronization
 import Testing

@@ -1,6 +1,10 @@
 import SoundCore
 import Foundation
 @testable import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Synchronization
 import Testing
@@ -13,8 +17,9 @@ import Testing
     final class Tally: Sendable {
         private let calls: ControlLock<[Int]>
         init(_ voices: Int) { calls = ControlLock([Int](repeating: 0, count: voices)) }
-        func callback(_ index: Int) -> @Sendable (VoiceEnd) -> Void {
-            { _ in self.calls.withLock { $0[index] += 1 } }
+        /// Counts the end of the play (a stream failure would come first, and is not counted).
+        func callback(_ index: Int) -> @Sendable (CallbackInfo) -> Void {
+            { info in if case .endOfEvent = info { self.calls.withLock { $0[index] += 1 } } }
         }
         var total: Int { calls.withLock { $0.reduce(0, +) } }
         /// Every completion ran exactly once.
@@ -51,7 +56,7 @@ import Testing
         defer { engine.terminate() }
         let bed = try engine.loadSound(sine(amplitude: 0.001, seconds: 0.1), name: "bed")
         let tally = Tally(4096)
-        for i in 0..<4096 { try engine.play(bed, VoiceParameters(loop: true), completion: tally.callback(i)) }
+        for i in 0..<4096 { try engine.play(bed, PlayParameters(loop: true), callback: tally.callback(i)) }
         #expect(eventually { _ = backend.render(frames: 512); return engine.statistics.mixer.voicesActive == 4096 })
         try engine.stopAll()
         #expect(eventually { _ = backend.render(frames: 512); return tally.total >= 4096 }, "\(tally.summary)")
@@ -69,7 +74,7 @@ import Testing
         defer { engine.terminate() }
         let blip = try engine.loadSound(sine(amplitude: 0.001, seconds: 0.005), name: "blip", loop: nil)
         let tally = Tally(4096)
-        for i in 0..<4096 { try engine.play(blip, completion: tally.callback(i)) }
+        for i in 0..<4096 { try engine.play(blip, callback: tally.callback(i)) }
         #expect(eventually { _ = backend.render(frames: 512); return tally.total >= 4096 }, "\(tally.summary)")
         Self.settle(backend)
         #expect(tally.exactlyOnce, "\(tally.summary)")
@@ -85,8 +90,8 @@ import Testing
         let engine = try Self.engine(backend, maxVoices: 256)
         let bed = try engine.loadSound(sine(amplitude: 0.001, seconds: 0.1), name: "bed")
         let tally = Tally(200)
-        var voices: [VoiceID] = []
-        for i in 0..<200 { voices.append(try engine.play(bed, VoiceParameters(loop: true), completion: tally.callback(i))) }
+        var voices: [PlayingID] = []
+        for i in 0..<200 { voices.append(try engine.play(bed, PlayParameters(loop: true), callback: tally.callback(i))) }
         #expect(eventually { _ = backend.render(frames: 512); return engine.statistics.mixer.voicesActive == 200 })
         for voice in voices[..<100] { try engine.stop(voice) }
         #expect(eventually { _ = backend.render(frames: 512); return tally.total >= 100 })
@@ -94,7 +99,7 @@ import Testing
         #expect(tally.total == 200 && tally.exactlyOnce, "\(tally.summary)")
         #expect(Self.registered(engine) == 0)
         #expect(throws: SoundEngineError.notInitialized) {
-            try engine.play(bed, completion: { _ in Issue.record("a voice played after terminate completed") })
+            try engine.play(bed, callback: { _ in Issue.record("a voice played after terminate completed") })
         }
     }
 }

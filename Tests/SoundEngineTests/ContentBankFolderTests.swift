@@ -1,5 +1,10 @@
 import Foundation
 @testable import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundCore
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Testing
 
@@ -64,11 +69,11 @@ import Testing
 
         // A voice of the sound cannot open it, and says which file and why…
         let sound = try #require(rig.engine.content.state.withLock { $0.banks[id]?.sounds[ContentID("music")] })
-        let end = ControlLock<VoiceEnd?>(nil)
-        try rig.engine.play(sound) { result in end.withLock { $0 = result } }
-        #expect(rig.renderUntil { end.withLock { $0 } != nil })
-        guard case .failed(.fileNotFound(let why))? = end.withLock({ $0 }) else {
-            Issue.record("expected failed(fileNotFound), got \(String(describing: end.withLock { $0 }))")
+        let outcome = PlayOutcome()
+        try rig.engine.play(sound, callback: outcome.callback)
+        #expect(rig.renderUntil { outcome.ended })
+        guard case .fileNotFound(let why)? = outcome.failure else {
+            Issue.record("expected sourceFailed(fileNotFound), got \(outcome.all.map(\.info))")
             return
         }
         #expect(why.contains("music.wav") && why.contains("symbolic link"), "\(why)")

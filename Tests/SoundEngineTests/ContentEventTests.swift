@@ -1,5 +1,10 @@
 import Foundation
 @testable import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundCore
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Synchronization
 import Testing
@@ -78,7 +83,7 @@ import Testing
         for i in 0..<1000 {
             let id = try rig.engine.postEvent("Random", on: Self.hero)
             picks.append(try #require(Self.played(rig, id)))
-            try rig.engine.stopPlayingID(id)
+            try rig.engine.stop(id)
             if i % 100 == 99 { #expect(rig.renderUntil { rig.contentVoiceCount == 0 }) }
         }
         for i in 2..<picks.count {
@@ -103,11 +108,11 @@ import Testing
         let rig = try Self.start()
         // "snow" has no child: the container's default child plays.
         #expect(Self.played(rig, try rig.engine.postEvent("Step", on: Self.hero)) == "d")
-        try rig.engine.setSwitch("Surface", "grass", gameObject: Self.hero)
+        try rig.engine.setSwitch("Surface", "grass", on: Self.hero)
         #expect(Self.played(rig, try rig.engine.postEvent("Step", on: Self.hero)) == "a")
-        try rig.engine.setSwitch(ContentID("Surface"), ContentID("gravel"), gameObject: Self.hero)
+        try rig.engine.setSwitch(.id(ContentID("Surface")), .id(ContentID("gravel")), on: Self.hero)
         #expect(Self.played(rig, try rig.engine.postEvent("Step", on: Self.hero)) == "b")
-        #expect(try rig.engine.switchValue("Surface", gameObject: Self.hero) == "gravel")
+        #expect(try rig.engine.switchValue("Surface", on: Self.hero) == "gravel")
         // Per object: the npc still walks on the default.
         #expect(Self.played(rig, try rig.engine.postEvent("Step", on: Self.npc)) == "d")
     }
@@ -124,13 +129,13 @@ import Testing
         let rig = try Self.start()
         let ends = EndCounter()
         let id = try rig.engine.postEvent("Blip", on: Self.hero, callback: ends.callback)
-        #expect(rig.engine.isPlaying(id))
+        #expect(try rig.engine.isPlaying(id))
         #expect(rig.renderUntil { ends.count(id) == 1 })
         for _ in 0..<20 { rig.render() }
         #expect(eventually(within: 0.2) { ends.count(id) > 1 } == false)
         #expect(ends.count(id) == 1)
         #expect(ends.threads.withLock { $0 } == ["SoundEngine-evt"])
-        #expect(!rig.engine.isPlaying(id))
+        #expect(try !rig.engine.isPlaying(id))
     }
 
     @Test func stoppingAPlayingIDEndsItOnce() throws {
@@ -138,10 +143,10 @@ import Testing
         let ends = EndCounter()
         let id = try rig.engine.postEvent("Bed", on: Self.hero, callback: ends.callback)
         rig.render(4800)
-        try rig.engine.stopPlayingID(id, fadeOut: .milliseconds(20))
-        try rig.engine.stopPlayingID(id)  // again, and while fading: nothing more
+        try rig.engine.stop(id, fade: .milliseconds(20))
+        try rig.engine.stop(id)  // again, and while fading: nothing more
         #expect(rig.renderUntil { ends.count(id) == 1 })
-        try rig.engine.stopPlayingID(id)  // after the end: ignored
+        try rig.engine.stop(id)  // after the end: ignored
         for _ in 0..<10 { rig.render() }
         #expect(ends.count(id) == 1)
     }
@@ -183,7 +188,7 @@ import Testing
         // Mixer clock 100…200 ms: still before the stop, the bed plays on at its level.
         let after = rig.levels(4800)
         #expect(abs(after.left - before.left) < 0.05 * before.left, "level \(before.left) → \(after.left)")
-        #expect(ends.count(id) == 0 && rig.engine.isPlaying(id))
+        #expect(try ends.count(id) == 0 && rig.engine.isPlaying(id))
         // Past 300 ms of mixer clock the stop runs and the posting ends.
         #expect(rig.renderUntil { ends.count(id) == 1 })
         #expect(rig.engine.mixer.renderedFrames >= Int64(0.3 * Double(ContentRig.rate)))
@@ -218,7 +223,7 @@ import Testing
         let rig = try Self.start()
         let ends = EndCounter()
         let id = try rig.engine.postEvent("Later", on: Self.hero, callback: ends.callback)
-        try rig.engine.stopPlayingID(id)
+        try rig.engine.stop(id)
         #expect(rig.renderUntil { ends.count(id) == 1 })
         Thread.sleep(forTimeInterval: 0.4)  // past the 300 ms action: it must not run
         #expect(try rig.engine.currentState("TimeOfDay") == "day")
@@ -256,6 +261,6 @@ import Testing
         let other = try rig.engine.postEvent("Bed", on: Self.npc, callback: ends.callback)
         try rig.engine.unregisterGameObject(Self.hero)
         #expect(rig.renderUntil { ends.count(bed) == 1 })
-        #expect(ends.count(other) == 0 && rig.engine.isPlaying(other))
+        #expect(try ends.count(other) == 0 && rig.engine.isPlaying(other))
     }
 }

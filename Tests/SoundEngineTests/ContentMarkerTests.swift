@@ -1,6 +1,10 @@
 import SoundCore
 import Foundation
 @testable import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Synchronization
 import Testing
@@ -11,9 +15,9 @@ import Testing
 
     /// Every callback of one posting, in order.
     final class Log: Sendable {
-        let items = ControlLock<[EventCallback]>([])
-        var callback: @Sendable (EventCallback) -> Void { { [self] e in items.withLock { $0.append(e) } } }
-        var all: [EventCallback] { items.withLock { $0 } }
+        let items = ControlLock<[CallbackInfo]>([])
+        var callback: @Sendable (CallbackInfo) -> Void { { [self] e in items.withLock { $0.append(e) } } }
+        var all: [CallbackInfo] { items.withLock { $0 } }
     }
 
     static func rig(loop: Bool, stream: Bool = false) throws -> ContentRig {
@@ -51,11 +55,11 @@ import Testing
         let log = Log()
         let playing = try rig.engine.postEvent("Tick", on: Self.hero, callback: log.callback)
         rig.render(Int(2.6 * Double(ContentRig.rate)))  // three laps begun, the third past its 0.5 s
-        let quarter = EventCallback.marker(playing, name: "quarter", sound: "tick")
-        let half = EventCallback.marker(playing, name: "half", sound: "tick")
+        let quarter = CallbackInfo.marker(playing, name: "quarter", sound: "tick")
+        let half = CallbackInfo.marker(playing, name: "half", sound: "tick")
         #expect(eventually { log.all.count == 6 })
         #expect(log.all == [quarter, half, quarter, half, quarter, half])
-        try rig.engine.stopPlayingID(playing)
+        try rig.engine.stop(playing)
         #expect(rig.renderUntil { log.all.last == .endOfEvent(playing) })
     }
 
@@ -63,12 +67,12 @@ import Testing
         let rig = try Self.rig(loop: true, stream: true)
         let log = Log()
         let playing = try rig.engine.postEvent("Tick", on: Self.hero, callback: log.callback)
-        let quarter = EventCallback.marker(playing, name: "quarter", sound: "tick")
-        let half = EventCallback.marker(playing, name: "half", sound: "tick")
+        let quarter = CallbackInfo.marker(playing, name: "quarter", sound: "tick")
+        let half = CallbackInfo.marker(playing, name: "half", sound: "tick")
         // Rendered until the second lap's "half" has come (the stream decodes as it plays).
         #expect(rig.renderUntil { log.all.count >= 4 })
         #expect(log.all == [quarter, half, quarter, half])
-        try rig.engine.stopPlayingID(playing)
+        try rig.engine.stop(playing)
         #expect(rig.renderUntil { log.all.last == .endOfEvent(playing) })
         #expect(log.all.filter { $0 == .endOfEvent(playing) }.count == 1)
     }

@@ -1,5 +1,10 @@
 import Foundation
 @testable import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundCore
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Testing
 
@@ -73,21 +78,21 @@ import Testing
     @Test func distanceAndDirectionSetLevelAndPan() throws {
         let rig = try Self.start()
         let amplitude = sineRMS(0.5)
-        try rig.engine.setPosition(Self.car, position: Vector3(x: 50, y: 0, z: 0))
+        try rig.engine.setPosition(Self.car, Vector3(x: 50, y: 0, z: 0))
         try rig.engine.postEvent("Engine", on: Self.car)
         // 50 units on the right: -20 dB, all in the right channel.
         var l = Self.settled(rig)
         #expect(abs(dB(l.right / (amplitude * 0.1))) < 0.2, "right \(dB(l.right / amplitude)) dB, want -20")
         #expect(l.left < 1e-4, "left \(l.left)")
         // 25 units ahead: -10 dB, centred (equal power: -3 dB each side).
-        try rig.engine.setPosition(Self.car, position: Vector3(x: 0, y: 0, z: 25))
+        try rig.engine.setPosition(Self.car, Vector3(x: 0, y: 0, z: 25))
         l = Self.settled(rig)
         let tenDB: Double = Self.centre * pow(10, -0.5)
         #expect(abs(dB(l.left / tenDB)) < 0.2)
         #expect(abs(dB(l.right / tenDB)) < 0.2)
         // Behind on the right at 45°: mirrors to the front, pan = sin 45°.
         let d = 50 / 2.0.squareRoot()
-        try rig.engine.setPosition(Self.car, position: Vector3(x: Float(d), y: 0, z: Float(-d)))
+        try rig.engine.setPosition(Self.car, Vector3(x: Float(d), y: 0, z: Float(-d)))
         l = Self.settled(rig)
         let theta: Double = (sin(Double.pi / 4) + 1) * Double.pi / 4
         let wantLeft: Double = amplitude * 0.1 * cos(theta), wantRight: Double = amplitude * 0.1 * sin(theta)
@@ -102,12 +107,12 @@ import Testing
     @Test func aTurningListenerMovesTheSource() throws {
         let rig = try Self.start()
         try rig.engine.setDefaultListeners([Self.ear])
-        try rig.engine.setPosition(Self.car, position: Vector3(x: 50, y: 0, z: 0))
+        try rig.engine.setPosition(Self.car, Vector3(x: 50, y: 0, z: 0))
         try rig.engine.postEvent("Engine", on: Self.car)
         #expect(Self.settled(rig).left < 1e-4)  // the ear faces +Z at the origin: the car is on its right
         // The ear turns to face +X: the car is straight ahead.
         let facingX = Orientation(front: Vector3(x: 2, y: 0, z: 0), top: Vector3(x: 0, y: 3, z: 0))
-        try rig.engine.setPosition(Self.ear, position: .zero, orientation: facingX)
+        try rig.engine.setPosition(Self.ear, .zero, orientation: facingX)
         let l = Self.settled(rig)
         #expect(abs(dB(l.left / l.right)) < 0.1, "left \(l.left) right \(l.right)")
         #expect(abs(dB(l.left / (Self.centre * 0.1))) < 0.2)
@@ -115,7 +120,7 @@ import Testing
 
     @Test func aSoundWithoutAttenuationIsCentredAtFullVolume() throws {
         let rig = try Self.start()
-        try rig.engine.setPosition(Self.car, position: Vector3(x: 500, y: 0, z: 0))
+        try rig.engine.setPosition(Self.car, Vector3(x: 500, y: 0, z: 0))
         try rig.engine.setRTPCValue("Speed", 100)
         try rig.engine.postEvent("Radio", on: Self.car)
         let l = Self.settled(rig)
@@ -127,7 +132,7 @@ import Testing
         let curve = Curve(points: [(0, -40), (50, -6), (100, 0)])
         try rig.engine.postEvent("Radio", on: Self.car)
         #expect(abs(dB(Self.settled(rig).left / Self.centre) + 40) < 0.2)
-        try rig.engine.setRTPCValue("Speed", 100, interpolation: .seconds(2))
+        try rig.engine.setRTPCValue("Speed", 100, ramp: .seconds(2))
         var checked = 0
         var seenMiddle = false
         let done = try rig.renderUntil {
@@ -152,19 +157,19 @@ import Testing
     @Test func aGameObjectsRTPCOverridesTheGlobalOne() throws {
         let rig = try Self.start()
         try rig.engine.setRTPCValue("Speed", 50)
-        try rig.engine.setRTPCValue("Speed", 100, gameObject: Self.car)
-        #expect(try rig.engine.rtpcValue("Speed", gameObject: Self.car) == 100)
-        #expect(try rig.engine.rtpcValue("Speed", gameObject: Self.ear) == 50)
+        try rig.engine.setRTPCValue("Speed", 100, on: Self.car)
+        #expect(try rig.engine.rtpcValue("Speed", on: Self.car) == 100)
+        #expect(try rig.engine.rtpcValue("Speed", on: Self.ear) == 50)
         try rig.engine.postEvent("Radio", on: Self.ear)
         #expect(abs(dB(Self.settled(rig).left / Self.centre) + 6) < 0.2)
-        try rig.engine.stopAll(gameObject: Self.ear)
+        try rig.engine.stopAll(on: Self.ear)
         #expect(rig.renderUntil { rig.contentVoiceCount == 0 })
         try rig.engine.postEvent("Radio", on: Self.car)
         #expect(abs(dB(Self.settled(rig).left / Self.centre)) < 0.2)
-        try rig.engine.resetRTPCValue("Speed", gameObject: Self.car)
-        #expect(try rig.engine.rtpcValue("Speed", gameObject: Self.car) == 50)
-        try rig.engine.setRTPCValue(ContentID("Speed"), 1000)  // clamped to the range
-        #expect(try rig.engine.rtpcValue(ContentID("Speed")) == 100)
+        try rig.engine.resetRTPCValue("Speed", on: Self.car)
+        #expect(try rig.engine.rtpcValue("Speed", on: Self.car) == 50)
+        try rig.engine.setRTPCValue(.id(ContentID("Speed")), 1000)  // clamped to the range
+        #expect(try rig.engine.rtpcValue(.id(ContentID("Speed"))) == 100)
     }
 
     @Test func aStateMovesItsBusVolume() throws {
@@ -173,7 +178,7 @@ import Testing
         #expect(abs(dB(Self.settled(rig).left / Self.centre) + 6) < 0.2)  // the bus's own -6 dB
         try rig.engine.setState("Mode", "combat")
         #expect(rig.renderUntil { abs(dB(rig.levels(1024).left / Self.centre) + 18) < 0.2 })
-        try rig.engine.setState(ContentID("Mode"), ContentID("explore"))
+        try rig.engine.setState(.id(ContentID("Mode")), .id(ContentID("explore")))
         #expect(rig.renderUntil { abs(dB(rig.levels(1024).left / Self.centre) + 6) < 0.2 })
     }
 
@@ -190,7 +195,7 @@ import Testing
         #expect(Self.settled(rig).left < 1e-4)
         try rig.engine.postEvent("Go", on: Self.car)
         #expect(abs(dB(Self.settled(rig).left / Self.centre) + 12) < 0.2)
-        try rig.engine.stopAll(gameObject: Self.car)
+        try rig.engine.stopAll(on: Self.car)
         try rig.engine.postEvent("Music", on: Self.car)
         try rig.engine.postEvent("MusicDown", on: Self.car)
         #expect(rig.renderUntil { abs(dB(rig.levels(1024).left / Self.centre) + 12) < 0.2 })  // -6 bus, -6 action
@@ -198,16 +203,16 @@ import Testing
 
     @Test func dialogueDucksTheMusicAndReleasesIt() throws {
         let rig = try Self.start()
-        let music = try #require(rig.engine.bus(named: "music"))
+        let music = try #require(try rig.engine.bus(named: "music"))
         try rig.engine.postEvent("Music", on: Self.car)
         rig.render(9600)
-        let before = rig.engine.meter(music).rms
+        let before = try rig.engine.meter(music).rms
         #expect(abs(dB(Double(before) / Self.centre) + 6) < 0.3)
         let ends = EndCounter()
         let line = try rig.engine.postEvent("Line", on: Self.ear, callback: ends.callback)
-        #expect(rig.renderUntil { abs(dB(Double(rig.engine.meter(music).rms / before)) + 10) < 0.3 })
+        #expect(rig.renderUntil { abs(dB(Double(((try? rig.engine.meter(music).rms) ?? 0) / before)) + 10) < 0.3 })
         #expect(ends.count(line) == 0, "the line ended before the music was ducked")
         #expect(rig.renderUntil { ends.count(line) == 1 })
-        #expect(rig.renderUntil { abs(dB(Double(rig.engine.meter(music).rms / before))) < 0.3 })
+        #expect(rig.renderUntil { abs(dB(Double(((try? rig.engine.meter(music).rms) ?? 0) / before))) < 0.3 })
     }
 }

@@ -1,6 +1,10 @@
 import SoundCore
 import Foundation
 @testable import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Synchronization
 import Testing
@@ -47,20 +51,20 @@ import Testing
                 do throws(SoundEngineError) {
                     switch Int.random(in: 0..<12, using: &rng) {
                     case 0, 1, 2:
-                        let id = try engine.postEvent(events.randomElement(using: &rng)!, on: object, callback: ends.callback)
+                        let id = try engine.postEvent(.init(events.randomElement(using: &rng)!), on: object, callback: ends.callback)
                         posted.withLock { $0.append(id) }
                     case 3:
                         if let id = posted.withLock({ $0.randomElement(using: &rng) }) {
-                            try engine.stopPlayingID(id, fadeOut: .milliseconds(Int.random(in: 0...20, using: &rng)))
+                            try engine.stop(id, fade: .milliseconds(Int.random(in: 0...20, using: &rng)))
                         }
                     case 4:
                         try engine.setRTPCValue(
                             "Speed", Double.random(in: -10...110, using: &rng),
-                            gameObject: Bool.random(using: &rng) ? object : nil,
-                            interpolation: .milliseconds(Int.random(in: 0...100, using: &rng)))
+                            on: Bool.random(using: &rng) ? object : nil,
+                            ramp: .milliseconds(Int.random(in: 0...100, using: &rng)))
                     case 5:
                         let p = Vector3(x: .random(in: -50...50), y: 0, z: .random(in: -50...50))
-                        try engine.setPosition(object, position: p)
+                        try engine.setPosition(object, p)
                     case 6:
                         try engine.registerGameObject(object)
                     case 7:
@@ -72,9 +76,9 @@ import Testing
                     case 9:
                         try engine.setState("Mode", Bool.random(using: &rng) ? "combat" : "explore")
                     case 10:
-                        try engine.setSwitch("Surface", ["grass", "gravel", "snow"].randomElement(using: &rng)!, gameObject: object)
+                        try engine.setSwitch("Surface", ["grass", "gravel", "snow"].randomElement(using: &rng)!, on: object)
                     default:
-                        try engine.stopAll(gameObject: object, fadeOut: .milliseconds(5))
+                        try engine.stopAll(on: object, fade: .milliseconds(5))
                     }
                 } catch {
                     // Races make unknown objects and unloaded events normal; nothing else is.
@@ -91,7 +95,7 @@ import Testing
         // Stop everything; every posting must end exactly once.
         let all = posted.withLock { $0 }
         try engine.stopAll()
-        for id in all { try engine.stopPlayingID(id) }
+        for id in all { try engine.stop(id) }
         let drained = eventually(within: 20) { all.allSatisfy { ends.count($0) >= 1 } }
         rendering.store(false, ordering: .releasing)
         renderer.join()

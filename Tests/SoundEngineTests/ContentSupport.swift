@@ -1,6 +1,10 @@
 import SoundCore
 import Foundation
 @testable import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Synchronization
 import Testing
@@ -86,7 +90,7 @@ final class EndCounter: Sendable {
     let ends = ControlLock<[PlayingID: Int]>([:])
     let threads = ControlLock<Set<String>>([])
 
-    var callback: @Sendable (EventCallback) -> Void {
+    var callback: @Sendable (CallbackInfo) -> Void {
         { [self] event in
             guard case .endOfEvent(let id) = event else { return }
             let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?

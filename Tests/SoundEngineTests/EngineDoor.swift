@@ -1,7 +1,12 @@
 import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundCore
+import SoundMixer
+import SoundSession
 
 /// Every call a game makes, so that one table of hostile calls
-/// (``EntryPoint/all``) drives either door to the engine: a
+/// (``EntryPoint/all``) drives either way in to the engine: a
 /// ``SoundEngineInstance`` (whose own methods satisfy it) or the
 /// process-wide ``SoundEngine`` façade (``Facade``, one forwarder a call).
 protocol EngineDoor: Sendable {
@@ -9,34 +14,35 @@ protocol EngineDoor: Sendable {
     /// Reads every getter the door has (none may trap, none may throw but `notInitialized`).
     func readGetters() throws(SoundEngineError)
 
-    func suspend(renderAnyway: Bool, fadeOut: Duration?) throws(SoundEngineError)
+    func suspend(renderAnyway: Bool, fade: Duration) throws(SoundEngineError)
     func wakeupFromSuspend() throws(SoundEngineError)
-    func setApplicationState(_ state: ApplicationState) throws(SoundEngineError)
+    func setApplicationState(_ state: SoundEngine.ApplicationState) throws(SoundEngineError)
     func changeAudioSessionProperties(_ configuration: SessionConfiguration) throws(SoundEngineError)
     func muteBackgroundMusic(_ mute: Bool) throws(SoundEngineError)
-    func readInput(into buffer: UnsafeMutableBufferPointer<Float>) -> Int
+    func readInput(into buffer: UnsafeMutableBufferPointer<Float>) throws(SoundEngineError) -> Int
 
     func loadSound(path: String, streaming: Bool, loop: LoopRegion?, quality: ResamplerQuality)
         throws(SoundEngineError) -> SoundID
     func loadSound(_ audio: DecodedAudio, name: String, loop: LoopRegion?, quality: ResamplerQuality)
         throws(SoundEngineError) -> SoundID
     func unloadSound(_ sound: SoundID) throws(SoundEngineError)
-    func play(_ sound: SoundID, on bus: BusID, _ parameters: VoiceParameters, completion: (@Sendable (VoiceEnd) -> Void)?)
-        throws(SoundEngineError) -> VoiceID
-    func stop(_ voice: VoiceID, fadeOut: Duration) throws(SoundEngineError)
-    func stopAll(fadeOut: Duration) throws(SoundEngineError)
-    func setVolume(_ voice: VoiceID, _ volume: Float, ramp: Duration?) throws(SoundEngineError)
-    func setPan(_ voice: VoiceID, _ pan: Float, ramp: Duration?) throws(SoundEngineError)
-    func setPitch(_ voice: VoiceID, _ pitch: Double) throws(SoundEngineError)
-    func setLowPass(_ voice: VoiceID, cutoffHz: Float?, ramp: Duration?) throws(SoundEngineError)
-    func pause(_ voice: VoiceID, fade: Duration) throws(SoundEngineError)
-    func resume(_ voice: VoiceID, fade: Duration) throws(SoundEngineError)
-    func isPlaying(_ voice: VoiceID) -> Bool
+    func play(
+        _ sound: SoundID, on bus: BusID, _ parameters: PlayParameters, callback: (@Sendable (CallbackInfo) -> Void)?
+    ) throws(SoundEngineError) -> PlayingID
+    func stop(_ playing: PlayingID, fade: Duration) throws(SoundEngineError)
+    func stopAll(fade: Duration) throws(SoundEngineError)
+    func setVolume(_ playing: PlayingID, _ volume: Float, ramp: Duration) throws(SoundEngineError)
+    func setPan(_ playing: PlayingID, _ pan: Float, ramp: Duration) throws(SoundEngineError)
+    func setPitch(_ playing: PlayingID, _ pitch: Double) throws(SoundEngineError)
+    func setLowPass(_ playing: PlayingID, cutoffHz: Float?, ramp: Duration) throws(SoundEngineError)
+    func pause(_ playing: PlayingID, fade: Duration) throws(SoundEngineError)
+    func resume(_ playing: PlayingID, fade: Duration) throws(SoundEngineError)
+    func isPlaying(_ playing: PlayingID) throws(SoundEngineError) -> Bool
 
     func createBus(name: String, parent: BusID) throws(SoundEngineError) -> BusID
-    func bus(named name: String) -> BusID?
-    func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration?) throws(SoundEngineError)
-    func setBus(_ bus: BusID, muted: Bool, ramp: Duration?) throws(SoundEngineError)
+    func bus(named name: String) throws(SoundEngineError) -> BusID?
+    func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration) throws(SoundEngineError)
+    func setBus(_ bus: BusID, muted: Bool, ramp: Duration) throws(SoundEngineError)
     func setBus(_ bus: BusID, mutedForBackgroundMusic: Bool) throws(SoundEngineError)
     func meter(_ bus: BusID) throws(SoundEngineError) -> BusMeter
     func setBusMeterCallback(_ bus: BusID, _ callback: (@Sendable (BusMeter) -> Void)?) throws(SoundEngineError)
@@ -46,38 +52,30 @@ protocol EngineDoor: Sendable {
     func unloadBank(_ bank: BankID) throws(SoundEngineError)
     func registerGameObject(_ object: GameObjectID, name: String?) throws(SoundEngineError)
     func unregisterGameObject(_ object: GameObjectID) throws(SoundEngineError)
-    func setPosition(_ object: GameObjectID, position: Vector3, orientation: Orientation) throws(SoundEngineError)
+    func setPosition(_ object: GameObjectID, _ position: Vector3, orientation: Orientation) throws(SoundEngineError)
     func setDefaultListeners(_ listeners: [GameObjectID]) throws(SoundEngineError)
-    func postEvent(_ event: String, on object: GameObjectID, callback: (@Sendable (EventCallback) -> Void)?)
-        throws(SoundEngineError) -> PlayingID
-    func postEvent(_ event: ContentID, on object: GameObjectID, callback: (@Sendable (EventCallback) -> Void)?)
-        throws(SoundEngineError) -> PlayingID
-    func stopPlayingID(_ playing: PlayingID, fadeOut: Duration) throws(SoundEngineError)
-    func stopAll(gameObject: GameObjectID, fadeOut: Duration) throws(SoundEngineError)
-    func isPlaying(_ playing: PlayingID) -> Bool
-    func setRTPCValue(_ rtpc: String, _ value: Double, gameObject: GameObjectID?, interpolation: Duration)
+    func postEvent(
+        _ event: SoundEngine.ContentReference, on object: GameObjectID, callback: (@Sendable (CallbackInfo) -> Void)?
+    ) throws(SoundEngineError) -> PlayingID
+    func stopAll(on object: GameObjectID, fade: Duration) throws(SoundEngineError)
+    func setRTPCValue(_ rtpc: SoundEngine.ContentReference, _ value: Double, on object: GameObjectID?, ramp: Duration)
         throws(SoundEngineError)
-    func setRTPCValue(_ rtpc: ContentID, _ value: Double, gameObject: GameObjectID?, interpolation: Duration)
+    func resetRTPCValue(_ rtpc: SoundEngine.ContentReference, on object: GameObjectID?) throws(SoundEngineError)
+    func rtpcValue(_ rtpc: SoundEngine.ContentReference, on object: GameObjectID?) throws(SoundEngineError) -> Double
+    func setState(_ group: SoundEngine.ContentReference, _ state: SoundEngine.ContentReference) throws(SoundEngineError)
+    func currentState(_ group: SoundEngine.ContentReference) throws(SoundEngineError) -> String
+    func setSwitch(_ group: SoundEngine.ContentReference, _ value: SoundEngine.ContentReference, on object: GameObjectID)
         throws(SoundEngineError)
-    func resetRTPCValue(_ rtpc: String, gameObject: GameObjectID?) throws(SoundEngineError)
-    func resetRTPCValue(_ rtpc: ContentID, gameObject: GameObjectID?) throws(SoundEngineError)
-    func rtpcValue(_ rtpc: String, gameObject: GameObjectID?) throws(SoundEngineError) -> Double
-    func rtpcValue(_ rtpc: ContentID, gameObject: GameObjectID?) throws(SoundEngineError) -> Double
-    func setState(_ group: String, _ state: String) throws(SoundEngineError)
-    func setState(_ group: ContentID, _ state: ContentID) throws(SoundEngineError)
-    func currentState(_ group: String) throws(SoundEngineError) -> String
-    func setSwitch(_ group: String, _ value: String, gameObject: GameObjectID) throws(SoundEngineError)
-    func setSwitch(_ group: ContentID, _ value: ContentID, gameObject: GameObjectID) throws(SoundEngineError)
-    func switchValue(_ group: String, gameObject: GameObjectID) throws(SoundEngineError) -> String
+    func switchValue(_ group: SoundEngine.ContentReference, on object: GameObjectID) throws(SoundEngineError) -> String
 }
 
 extension SoundEngineInstance: EngineDoor {
     var liveSession: AudioSession { audioSession }
 
-    func readGetters() {
+    func readGetters() throws(SoundEngineError) {
         let session = audioSession
-        _ = (status, grantedStream, outputLatency, statistics, applicationState, audioSessionConfiguration)
-        _ = (isBackgroundMusicMuted, isTerminated, settings.maxVoices, platformSettings.sampleRate)
+        _ = (status, outputStream, outputLatency, statistics, try applicationState, audioSessionConfiguration)
+        _ = (try isBackgroundMusicMuted, isTerminated, settings.maxVoices, platformSettings.sampleRate)
         _ = (session.configuration, session.isActive, session.isInterrupted, session.currentRoute)
         _ = (session.availableOutputs, session.availableInputs, session.isInputAvailable, session.isInputMuted)
         _ = (session.outputPortOverride, session.preferredInput, session.isOtherAudioPlaying)
@@ -93,29 +91,25 @@ struct Facade: EngineDoor {
     var liveSession: AudioSession { get throws(SoundEngineError) { try SoundEngine.audioSession } }
 
     func readGetters() throws(SoundEngineError) {
-        _ = (SoundEngine.isInitialized, SoundEngine.isBackgroundMusicMuted, SoundEngine.outputLatency)
-        _ = SoundEngine.events()
-        _ = (try SoundEngine.status(), try SoundEngine.grantedStream(), try SoundEngine.statistics())
-        _ = try SoundEngine.current
+        _ = (SoundEngine.isInitialized, SoundEngine.events())
+        _ = (try SoundEngine.isBackgroundMusicMuted, try SoundEngine.outputLatency, try SoundEngine.applicationState)
+        _ = (try SoundEngine.status, try SoundEngine.outputStream, try SoundEngine.statistics)
     }
 
-    func suspend(renderAnyway: Bool, fadeOut: Duration?) throws(SoundEngineError) {
-        try SoundEngine.suspend(renderAnyway: renderAnyway, fadeOut: fadeOut)
+    func suspend(renderAnyway: Bool, fade: Duration) throws(SoundEngineError) {
+        try SoundEngine.suspend(renderAnyway: renderAnyway, fade: fade)
     }
     func wakeupFromSuspend() throws(SoundEngineError) { try SoundEngine.wakeupFromSuspend() }
-    func setApplicationState(_ state: ApplicationState) throws(SoundEngineError) {
-        // Both of the façade's doors for it.
-        switch state {
-        case .background: try SoundEngine.applicationDidEnterBackground()
-        case .foreground: try SoundEngine.applicationWillEnterForeground()
-        }
+    func setApplicationState(_ state: SoundEngine.ApplicationState) throws(SoundEngineError) {
         try SoundEngine.setApplicationState(state)
     }
     func changeAudioSessionProperties(_ c: SessionConfiguration) throws(SoundEngineError) {
         try SoundEngine.changeAudioSessionProperties(c)
     }
     func muteBackgroundMusic(_ mute: Bool) throws(SoundEngineError) { try SoundEngine.muteBackgroundMusic(mute) }
-    func readInput(into buffer: UnsafeMutableBufferPointer<Float>) -> Int { SoundEngine.readInput(into: buffer) }
+    func readInput(into buffer: UnsafeMutableBufferPointer<Float>) throws(SoundEngineError) -> Int {
+        try SoundEngine.readInput(into: buffer)
+    }
 
     func loadSound(path: String, streaming: Bool, loop: LoopRegion?, quality: ResamplerQuality)
         throws(SoundEngineError) -> SoundID
@@ -128,33 +122,37 @@ struct Facade: EngineDoor {
         try SoundEngine.loadSound(audio, name: name, loop: loop, quality: quality)
     }
     func unloadSound(_ sound: SoundID) throws(SoundEngineError) { try SoundEngine.unloadSound(sound) }
-    func play(_ sound: SoundID, on bus: BusID, _ p: VoiceParameters, completion: (@Sendable (VoiceEnd) -> Void)?)
-        throws(SoundEngineError) -> VoiceID
+    func play(_ sound: SoundID, on bus: BusID, _ p: PlayParameters, callback: (@Sendable (CallbackInfo) -> Void)?)
+        throws(SoundEngineError) -> PlayingID
     {
-        try SoundEngine.play(sound, on: bus, p, completion: completion)
+        try SoundEngine.play(sound, on: bus, p, callback: callback)
     }
-    func stop(_ voice: VoiceID, fadeOut: Duration) throws(SoundEngineError) { try SoundEngine.stop(voice, fadeOut: fadeOut) }
-    func stopAll(fadeOut: Duration) throws(SoundEngineError) { try SoundEngine.stopAll(fadeOut: fadeOut) }
-    func setVolume(_ v: VoiceID, _ volume: Float, ramp: Duration?) throws(SoundEngineError) {
-        try SoundEngine.setVolume(v, volume, ramp: ramp)
+    func stop(_ p: PlayingID, fade: Duration) throws(SoundEngineError) { try SoundEngine.stop(p, fade: fade) }
+    func stopAll(fade: Duration) throws(SoundEngineError) { try SoundEngine.stopAll(fade: fade) }
+    func setVolume(_ p: PlayingID, _ volume: Float, ramp: Duration) throws(SoundEngineError) {
+        try SoundEngine.setVolume(p, volume, ramp: ramp)
     }
-    func setPan(_ v: VoiceID, _ pan: Float, ramp: Duration?) throws(SoundEngineError) { try SoundEngine.setPan(v, pan, ramp: ramp) }
-    func setPitch(_ v: VoiceID, _ pitch: Double) throws(SoundEngineError) { try SoundEngine.setPitch(v, pitch) }
-    func setLowPass(_ v: VoiceID, cutoffHz: Float?, ramp: Duration?) throws(SoundEngineError) {
-        try SoundEngine.setLowPass(v, cutoffHz: cutoffHz, ramp: ramp)
+    func setPan(_ p: PlayingID, _ pan: Float, ramp: Duration) throws(SoundEngineError) {
+        try SoundEngine.setPan(p, pan, ramp: ramp)
     }
-    func pause(_ v: VoiceID, fade: Duration) throws(SoundEngineError) { try SoundEngine.pause(v, fade: fade) }
-    func resume(_ v: VoiceID, fade: Duration) throws(SoundEngineError) { try SoundEngine.resume(v, fade: fade) }
-    func isPlaying(_ v: VoiceID) -> Bool { SoundEngine.isPlaying(v) }
+    func setPitch(_ p: PlayingID, _ pitch: Double) throws(SoundEngineError) { try SoundEngine.setPitch(p, pitch) }
+    func setLowPass(_ p: PlayingID, cutoffHz: Float?, ramp: Duration) throws(SoundEngineError) {
+        try SoundEngine.setLowPass(p, cutoffHz: cutoffHz, ramp: ramp)
+    }
+    func pause(_ p: PlayingID, fade: Duration) throws(SoundEngineError) { try SoundEngine.pause(p, fade: fade) }
+    func resume(_ p: PlayingID, fade: Duration) throws(SoundEngineError) { try SoundEngine.resume(p, fade: fade) }
+    func isPlaying(_ p: PlayingID) throws(SoundEngineError) -> Bool { try SoundEngine.isPlaying(p) }
 
     func createBus(name: String, parent: BusID) throws(SoundEngineError) -> BusID {
         try SoundEngine.createBus(name: name, parent: parent)
     }
-    func bus(named name: String) -> BusID? { SoundEngine.bus(named: name) }
-    func setBusVolume(_ b: BusID, _ volume: Float, ramp: Duration?) throws(SoundEngineError) {
+    func bus(named name: String) throws(SoundEngineError) -> BusID? { try SoundEngine.bus(named: name) }
+    func setBusVolume(_ b: BusID, _ volume: Float, ramp: Duration) throws(SoundEngineError) {
         try SoundEngine.setBusVolume(b, volume, ramp: ramp)
     }
-    func setBus(_ b: BusID, muted: Bool, ramp: Duration?) throws(SoundEngineError) { try SoundEngine.setBus(b, muted: muted, ramp: ramp) }
+    func setBus(_ b: BusID, muted: Bool, ramp: Duration) throws(SoundEngineError) {
+        try SoundEngine.setBus(b, muted: muted, ramp: ramp)
+    }
     func setBus(_ b: BusID, mutedForBackgroundMusic m: Bool) throws(SoundEngineError) {
         try SoundEngine.setBus(b, mutedForBackgroundMusic: m)
     }
@@ -163,68 +161,50 @@ struct Facade: EngineDoor {
         try SoundEngine.setBusMeterCallback(b, callback)
     }
 
+    /// The façade's bank call takes one option; the parser's others are the package's.
     func loadBank(path: String, options: BankLoadOptions) throws(SoundEngineError) -> BankID {
-        try SoundEngine.loadBank(path: path, options: options)
+        try SoundEngine.loadBank(path: path, allowFilesOutsideBankFolder: options.allowFilesOutsideBankFolder)
     }
-    func loadBank(_ bank: Bank) throws(SoundEngineError) -> BankID { try SoundEngine.loadBank(bank) }
+    /// A bank built in code has no façade call: the engine behind the façade loads it.
+    func loadBank(_ bank: Bank) throws(SoundEngineError) -> BankID { try SoundEngine.current.loadBank(bank) }
     func unloadBank(_ bank: BankID) throws(SoundEngineError) { try SoundEngine.unloadBank(bank) }
     func registerGameObject(_ o: GameObjectID, name: String?) throws(SoundEngineError) {
         try SoundEngine.registerGameObject(o, name: name)
     }
     func unregisterGameObject(_ o: GameObjectID) throws(SoundEngineError) { try SoundEngine.unregisterGameObject(o) }
-    func setPosition(_ o: GameObjectID, position: Vector3, orientation: Orientation) throws(SoundEngineError) {
-        try SoundEngine.setPosition(o, position: position, orientation: orientation)
+    func setPosition(_ o: GameObjectID, _ position: Vector3, orientation: Orientation) throws(SoundEngineError) {
+        try SoundEngine.setPosition(o, position, orientation: orientation)
     }
     func setDefaultListeners(_ l: [GameObjectID]) throws(SoundEngineError) { try SoundEngine.setDefaultListeners(l) }
-    func postEvent(_ e: String, on o: GameObjectID, callback: (@Sendable (EventCallback) -> Void)?)
-        throws(SoundEngineError) -> PlayingID
-    {
+    func postEvent(
+        _ e: SoundEngine.ContentReference, on o: GameObjectID, callback: (@Sendable (CallbackInfo) -> Void)?
+    ) throws(SoundEngineError) -> PlayingID {
         try SoundEngine.postEvent(e, on: o, callback: callback)
     }
-    func postEvent(_ e: ContentID, on o: GameObjectID, callback: (@Sendable (EventCallback) -> Void)?)
-        throws(SoundEngineError) -> PlayingID
-    {
-        try SoundEngine.postEvent(e, on: o, callback: callback)
-    }
-    func stopPlayingID(_ p: PlayingID, fadeOut: Duration) throws(SoundEngineError) {
-        try SoundEngine.stopPlayingID(p, fadeOut: fadeOut)
-    }
-    func stopAll(gameObject o: GameObjectID, fadeOut: Duration) throws(SoundEngineError) {
-        try SoundEngine.stopAll(gameObject: o, fadeOut: fadeOut)
-    }
-    func isPlaying(_ p: PlayingID) -> Bool { SoundEngine.isPlaying(p) }
-    func setRTPCValue(_ r: String, _ v: Double, gameObject o: GameObjectID?, interpolation i: Duration)
+    func stopAll(on o: GameObjectID, fade: Duration) throws(SoundEngineError) { try SoundEngine.stopAll(on: o, fade: fade) }
+    func setRTPCValue(_ r: SoundEngine.ContentReference, _ v: Double, on o: GameObjectID?, ramp: Duration)
         throws(SoundEngineError)
     {
-        try SoundEngine.setRTPCValue(r, v, gameObject: o, interpolation: i)
+        try SoundEngine.setRTPCValue(r, v, on: o, ramp: ramp)
     }
-    func setRTPCValue(_ r: ContentID, _ v: Double, gameObject o: GameObjectID?, interpolation i: Duration)
+    func resetRTPCValue(_ r: SoundEngine.ContentReference, on o: GameObjectID?) throws(SoundEngineError) {
+        try SoundEngine.resetRTPCValue(r, on: o)
+    }
+    func rtpcValue(_ r: SoundEngine.ContentReference, on o: GameObjectID?) throws(SoundEngineError) -> Double {
+        try SoundEngine.rtpcValue(r, on: o)
+    }
+    func setState(_ g: SoundEngine.ContentReference, _ s: SoundEngine.ContentReference) throws(SoundEngineError) {
+        try SoundEngine.setState(g, s)
+    }
+    func currentState(_ g: SoundEngine.ContentReference) throws(SoundEngineError) -> String {
+        try SoundEngine.currentState(g)
+    }
+    func setSwitch(_ g: SoundEngine.ContentReference, _ v: SoundEngine.ContentReference, on o: GameObjectID)
         throws(SoundEngineError)
     {
-        try SoundEngine.setRTPCValue(r, v, gameObject: o, interpolation: i)
+        try SoundEngine.setSwitch(g, v, on: o)
     }
-    func resetRTPCValue(_ r: String, gameObject o: GameObjectID?) throws(SoundEngineError) {
-        try SoundEngine.resetRTPCValue(r, gameObject: o)
-    }
-    func resetRTPCValue(_ r: ContentID, gameObject o: GameObjectID?) throws(SoundEngineError) {
-        try SoundEngine.resetRTPCValue(r, gameObject: o)
-    }
-    func rtpcValue(_ r: String, gameObject o: GameObjectID?) throws(SoundEngineError) -> Double {
-        try SoundEngine.rtpcValue(r, gameObject: o)
-    }
-    func rtpcValue(_ r: ContentID, gameObject o: GameObjectID?) throws(SoundEngineError) -> Double {
-        try SoundEngine.rtpcValue(r, gameObject: o)
-    }
-    func setState(_ g: String, _ s: String) throws(SoundEngineError) { try SoundEngine.setState(g, s) }
-    func setState(_ g: ContentID, _ s: ContentID) throws(SoundEngineError) { try SoundEngine.setState(g, s) }
-    func currentState(_ g: String) throws(SoundEngineError) -> String { try SoundEngine.currentState(g) }
-    func setSwitch(_ g: String, _ v: String, gameObject o: GameObjectID) throws(SoundEngineError) {
-        try SoundEngine.setSwitch(g, v, gameObject: o)
-    }
-    func setSwitch(_ g: ContentID, _ v: ContentID, gameObject o: GameObjectID) throws(SoundEngineError) {
-        try SoundEngine.setSwitch(g, v, gameObject: o)
-    }
-    func switchValue(_ g: String, gameObject o: GameObjectID) throws(SoundEngineError) -> String {
-        try SoundEngine.switchValue(g, gameObject: o)
+    func switchValue(_ g: SoundEngine.ContentReference, on o: GameObjectID) throws(SoundEngineError) -> String {
+        try SoundEngine.switchValue(g, on: o)
     }
 }

@@ -1,5 +1,10 @@
 import Foundation
 import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundCore
+import SoundMixer
+import SoundSession
 import Synchronization
 
 /// One public entry point as the hostile-input tests call it: a call with
@@ -63,7 +68,7 @@ struct EntryPoint: Sendable {
         list.append(
             EntryPoint("getters") { _, r in try r.door.readGetters() })
         list.append(
-            EntryPoint("suspend", ["fadeOut"]) { h, r in try r.door.suspend(renderAnyway: h.chance(0.5), fadeOut: h.optionalDuration()) })
+            EntryPoint("suspend", ["fade"]) { h, r in try r.door.suspend(renderAnyway: h.chance(0.5), fade: h.duration()) })
         list.append(
             EntryPoint("wakeupFromSuspend") { _, r in try r.door.wakeupFromSuspend() })
         list.append(
@@ -78,15 +83,7 @@ struct EntryPoint: Sendable {
             EntryPoint("readInput") { h, r in
                 let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: h.int(in: 0...64))
                 defer { buffer.deallocate() }
-                _ = r.door.readInput(into: buffer)
-            })
-        list.append(
-            EntryPoint("AudioSession.setCategory", sessionFields) { h, r in
-                try r.door.liveSession.setCategory(h.category(), mode: h.mode(), options: h.categoryOptions())
-            })
-        list.append(
-            EntryPoint("AudioSession.setConfiguration", sessionFields) { h, r in
-                try r.door.liveSession.setConfiguration(h.sessionConfiguration())
+                _ = try r.door.readInput(into: buffer)
             })
         list.append(
             EntryPoint("AudioSession.setActive", ["options"]) { h, r in
@@ -97,8 +94,8 @@ struct EntryPoint: Sendable {
                 try r.door.liveSession.overrideOutputAudioPort(h.pick(PortOverride.allCases))
             })
         list.append(
-            EntryPoint("AudioSession.setPreferredInput", ["setPreferredInput"]) { h, r in
-                try r.door.liveSession.setPreferredInput(h.chance(0.2) ? nil : h.endpoint())
+            EntryPoint("AudioSession.setPreferredInput", ["setPreferredInput", "uid"]) { h, r in
+                try r.door.liveSession.setPreferredInput(h.chance(0.2) ? nil : h.port())
             })
         list.append(
             EntryPoint("AudioSession.setPreferredInput(uid:)", ["uid"]) { h, r in
@@ -112,9 +109,9 @@ struct EntryPoint: Sendable {
             })
         list.append(
             // Drawn a tenth as often: an offline engine's terminate waits out its fade (0.25 s).
-            EntryPoint("SoundEngineInstance(offline:)", settingsFields, usesEngine: false, weight: 1) { h, _ in
+            EntryPoint("SoundEngineInstance(backend: offline)", settingsFields, usesEngine: false, weight: 1) { h, _ in
                 let (settings, platform) = h.settings()
-                try SoundEngineInstance(settings, platform, offline: OfflineBackend()).terminate()
+                try SoundEngineInstance(settings, platform, backend: OfflineBackend()).terminate()
             })
 
         // MARK: Sounds and voices
@@ -130,32 +127,32 @@ struct EntryPoint: Sendable {
         list.append(
             EntryPoint("unloadSound", weight: 3) { h, r in try r.door.unloadSound(r.sound(&h)) })
         list.append(
-            EntryPoint("play", ["VoiceParameters"], weight: 30) { h, r in
+            EntryPoint("play", ["PlayParameters", "loop"], weight: 30) { h, r in
                 let (sound, bus) = (r.sound(&h), r.bus(&h))
-                var completion: (@Sendable (VoiceEnd) -> Void)? = nil
-                if h.chance(0.3) { completion = { _ in } }
-                r.remember(\.voices, try r.door.play(sound, on: bus, h.voiceParameters(), completion: completion))
+                var callback: (@Sendable (CallbackInfo) -> Void)? = nil
+                if h.chance(0.3) { callback = { _ in } }
+                r.remember(\.voices, try r.door.play(sound, on: bus, h.playParameters(), callback: callback))
             })
         list.append(
-            EntryPoint("stop", ["fadeOut"]) { h, r in try r.door.stop(r.voice(&h), fadeOut: h.duration()) })
+            EntryPoint("stop(play)", ["fade"]) { h, r in try r.door.stop(r.voice(&h), fade: h.duration()) })
         list.append(
-            EntryPoint("stopAll", ["fadeOut"], weight: 3) { h, r in try r.door.stopAll(fadeOut: h.duration()) })
+            EntryPoint("stopAll", ["fade"], weight: 3) { h, r in try r.door.stopAll(fade: h.duration()) })
         list.append(
-            EntryPoint("setVolume", ["volume", "ramp"]) { h, r in try r.door.setVolume(r.voice(&h), h.float(0...2), ramp: h.optionalDuration()) })
+            EntryPoint("setVolume", ["volume", "ramp", "playing"]) { h, r in try r.door.setVolume(r.voice(&h), h.float(0...2), ramp: h.duration()) })
         list.append(
-            EntryPoint("setPan", ["pan", "ramp"]) { h, r in try r.door.setPan(r.voice(&h), h.float(), ramp: h.optionalDuration()) })
+            EntryPoint("setPan", ["pan", "ramp", "playing"]) { h, r in try r.door.setPan(r.voice(&h), h.float(), ramp: h.duration()) })
         list.append(
-            EntryPoint("setPitch", ["pitch"]) { h, r in try r.door.setPitch(r.voice(&h), h.double(0.5...2)) })
+            EntryPoint("setPitch", ["pitch", "playing"]) { h, r in try r.door.setPitch(r.voice(&h), h.double(0.5...2)) })
         list.append(
-            EntryPoint("setLowPass", ["cutoffHz", "ramp"]) { h, r in
-                try r.door.setLowPass(r.voice(&h), cutoffHz: h.chance(0.2) ? nil : h.float(10...24_000), ramp: h.optionalDuration())
+            EntryPoint("setLowPass", ["cutoffHz", "ramp", "playing"]) { h, r in
+                try r.door.setLowPass(r.voice(&h), cutoffHz: h.chance(0.2) ? nil : h.float(10...24_000), ramp: h.duration())
             })
         list.append(
             EntryPoint("pause", ["fade"]) { h, r in try r.door.pause(r.voice(&h), fade: h.duration()) })
         list.append(
             EntryPoint("resume", ["fade"]) { h, r in try r.door.resume(r.voice(&h), fade: h.duration()) })
         list.append(
-            EntryPoint("isPlaying(voice)") { h, r in _ = r.door.isPlaying(r.voice(&h)) })
+            EntryPoint("isPlaying(play)") { h, r in _ = try r.door.isPlaying(r.voice(&h)) })
 
         // MARK: Buses
         list.append(
@@ -163,11 +160,11 @@ struct EntryPoint: Sendable {
                 r.remember(\.buses, try r.door.createBus(name: h.name(HostileRig.buses), parent: r.bus(&h)))
             })
         list.append(
-            EntryPoint("bus(named:)") { h, r in _ = r.door.bus(named: h.name(HostileRig.buses)) })
+            EntryPoint("bus(named:)") { h, r in _ = try r.door.bus(named: h.name(HostileRig.buses)) })
         list.append(
-            EntryPoint("setBusVolume", ["volume", "ramp"]) { h, r in try r.door.setBusVolume(r.bus(&h), h.float(0...2), ramp: h.optionalDuration()) })
+            EntryPoint("setBusVolume", ["volume", "ramp"]) { h, r in try r.door.setBusVolume(r.bus(&h), h.float(0...2), ramp: h.duration()) })
         list.append(
-            EntryPoint("setBus(muted:)", ["ramp"]) { h, r in try r.door.setBus(r.bus(&h), muted: h.chance(0.3), ramp: h.optionalDuration()) })
+            EntryPoint("setBus(muted:)", ["ramp"]) { h, r in try r.door.setBus(r.bus(&h), muted: h.chance(0.3), ramp: h.duration()) })
         list.append(
             EntryPoint("setBus(mutedForBackgroundMusic:)") { h, r in try r.door.setBus(r.bus(&h), mutedForBackgroundMusic: h.chance(0.3)) })
         list.append(
@@ -208,7 +205,7 @@ struct EntryPoint: Sendable {
             EntryPoint("unregisterGameObject", ["game object"]) { h, r in try r.door.unregisterGameObject(r.object(&h)) })
         list.append(
             EntryPoint("setPosition", ["position", "orientation", "game object"]) { h, r in
-                try r.door.setPosition(r.object(&h), position: h.vector(), orientation: h.orientation())
+                try r.door.setPosition(r.object(&h), h.vector(), orientation: h.orientation())
             })
         list.append(
             EntryPoint("setDefaultListeners", ["game object"]) { h, r in
@@ -218,68 +215,68 @@ struct EntryPoint: Sendable {
         list.append(
             EntryPoint("postEvent(name)", ["game object"], weight: 30) { h, r in
                 let (event, object) = (h.name(HostileRig.events), r.object(&h))
-                var callback: (@Sendable (EventCallback) -> Void)? = nil
+                var callback: (@Sendable (CallbackInfo) -> Void)? = nil
                 if h.chance(0.3) { callback = { _ in } }
-                r.remember(\.playings, try r.door.postEvent(event, on: object, callback: callback))
+                r.remember(\.playings, try r.door.postEvent(.init(event), on: object, callback: callback))
             })
         list.append(
             EntryPoint("postEvent(ID)", ["game object"]) { h, r in
-                r.remember(\.playings, try r.door.postEvent(r.content(&h), on: r.object(&h), callback: nil))
+                r.remember(\.playings, try r.door.postEvent(.id(r.content(&h)), on: r.object(&h), callback: nil))
             })
         list.append(
-            EntryPoint("stopPlayingID", ["fadeOut"]) { h, r in try r.door.stopPlayingID(r.playing(&h), fadeOut: h.duration()) })
+            EntryPoint("stop(posting)", ["fade"]) { h, r in try r.door.stop(r.playing(&h), fade: h.duration()) })
         list.append(
-            EntryPoint("stopAll(gameObject:)", ["fadeOut", "game object"]) { h, r in
-                try r.door.stopAll(gameObject: r.object(&h), fadeOut: h.duration())
+            EntryPoint("stopAll(on:)", ["fade", "game object"]) { h, r in
+                try r.door.stopAll(on: r.object(&h), fade: h.duration())
             })
         list.append(
-            EntryPoint("isPlaying(playing)") { h, r in _ = r.door.isPlaying(r.playing(&h)) })
+            EntryPoint("isPlaying(posting)") { h, r in _ = try r.door.isPlaying(r.playing(&h)) })
         list.append(
-            EntryPoint("setRTPCValue(name)", ["value", "interpolation", "game object"]) { h, r in
+            EntryPoint("setRTPCValue(name)", ["value", "ramp", "game object"]) { h, r in
                 let (rtpc, value, object) = (h.name(HostileRig.rtpcs), h.double(-100...9000), r.optionalObject(&h))
-                try r.door.setRTPCValue(rtpc, value, gameObject: object, interpolation: h.duration())
+                try r.door.setRTPCValue(.init(rtpc), value, on: object, ramp: h.duration())
             })
         list.append(
-            EntryPoint("setRTPCValue(ID)", ["value", "interpolation", "game object"]) { h, r in
+            EntryPoint("setRTPCValue(ID)", ["value", "ramp", "game object"]) { h, r in
                 let (rtpc, value, object) = (r.content(&h), h.double(-100...9000), r.optionalObject(&h))
-                try r.door.setRTPCValue(rtpc, value, gameObject: object, interpolation: h.duration())
+                try r.door.setRTPCValue(.id(rtpc), value, on: object, ramp: h.duration())
             })
         list.append(
             EntryPoint("resetRTPCValue", ["game object"]) { h, r in
                 if h.chance(0.5) {
-                    try r.door.resetRTPCValue(h.name(HostileRig.rtpcs), gameObject: r.optionalObject(&h))
+                    try r.door.resetRTPCValue(.init(h.name(HostileRig.rtpcs)), on: r.optionalObject(&h))
                 } else {
-                    try r.door.resetRTPCValue(r.content(&h), gameObject: r.optionalObject(&h))
+                    try r.door.resetRTPCValue(.id(r.content(&h)), on: r.optionalObject(&h))
                 }
             })
         list.append(
             EntryPoint("rtpcValue", ["game object"]) { h, r in
                 let value = try h.chance(0.5)
-                    ? r.door.rtpcValue(h.name(HostileRig.rtpcs), gameObject: r.optionalObject(&h))
-                    : r.door.rtpcValue(r.content(&h), gameObject: r.optionalObject(&h))
+                    ? r.door.rtpcValue(.init(h.name(HostileRig.rtpcs)), on: r.optionalObject(&h))
+                    : r.door.rtpcValue(.id(r.content(&h)), on: r.optionalObject(&h))
                 if !value.isFinite { r.fail("rtpcValue read \(value)") }
             })
         list.append(
             EntryPoint("setState") { h, r in
                 if h.chance(0.5) {
-                    try r.door.setState(h.name(HostileRig.stateGroups), h.name(HostileRig.states))
+                    try r.door.setState(.init(h.name(HostileRig.stateGroups)), .init(h.name(HostileRig.states)))
                 } else {
-                    try r.door.setState(r.content(&h), r.content(&h))
+                    try r.door.setState(.id(r.content(&h)), .id(r.content(&h)))
                 }
             })
         list.append(
-            EntryPoint("currentState") { h, r in _ = try r.door.currentState(h.name(HostileRig.stateGroups)) })
+            EntryPoint("currentState") { h, r in _ = try r.door.currentState(.init(h.name(HostileRig.stateGroups))) })
         list.append(
             EntryPoint("setSwitch", ["game object"]) { h, r in
                 if h.chance(0.5) {
-                    try r.door.setSwitch(h.name(HostileRig.switchGroups), h.name(HostileRig.switches), gameObject: r.object(&h))
+                    try r.door.setSwitch(.init(h.name(HostileRig.switchGroups)), .init(h.name(HostileRig.switches)), on: r.object(&h))
                 } else {
-                    try r.door.setSwitch(r.content(&h), r.content(&h), gameObject: r.object(&h))
+                    try r.door.setSwitch(.id(r.content(&h)), .id(r.content(&h)), on: r.object(&h))
                 }
             })
         list.append(
             EntryPoint("switchValue", ["game object"]) { h, r in
-                _ = try r.door.switchValue(h.name(HostileRig.switchGroups), gameObject: r.object(&h))
+                _ = try r.door.switchValue(.init(h.name(HostileRig.switchGroups)), on: r.object(&h))
             })
 
         // MARK: Value types: none may trap whatever it holds
@@ -293,6 +290,10 @@ struct EntryPoint: Sendable {
                 _ = Curve(points: points, shape: h.pick(Curve.Shape.allCases)).value(at: h.double())
                 _ = (ContentID(h.name()), BankID(name: h.name()), GameObjectID(h.uint64()).isValid, h.vector().isFinite)
                 _ = "\(String(describing: h.loop())) \(VoiceID(slot: h.uint32(), generation: h.uint32())) \(BusID(index: h.uint32()))"
+                let playing = PlayingID(rawValue: h.uint64())
+                _ = (playing.description, playing.voice, playing.posting, SoundEngine.ContentReference(h.name()).description)
+                _ = (try? PlayParameters(volume: h.float(), pan: h.float(), pitch: h.double(), fadeIn: h.duration(),
+                                         delay: h.duration(), lowPassHz: h.float()).voiceParameters()) as VoiceParameters?
                 _ = SoundEngineError.invalidParameter(h.name()).description
             })
         return list

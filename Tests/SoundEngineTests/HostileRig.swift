@@ -1,6 +1,9 @@
 import Foundation
 import SoundCore
 @testable import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundSession
 @testable import SoundMixer
 import SoundServerSupport
 import Synchronization
@@ -38,7 +41,7 @@ final class HostileRig: Sendable {
 
     struct Known {
         var sounds: [SoundID] = []
-        var voices: [VoiceID] = []
+        var voices: [PlayingID] = []
         var buses: [BusID] = [.master]
         var objects: [GameObjectID] = []
         var playings: [PlayingID] = []
@@ -146,12 +149,17 @@ final class HostileRig: Sendable {
         return !ids.isEmpty && h.chance(0.75) ? h.pick(ids) : hostile(&h)
     }
 
-    func voice(_ h: inout HostileValues) -> VoiceID { pick(\.voices, &h) { VoiceID(slot: $0.uint32(), generation: $0.uint32()) } }
+    /// A play's ID, or a hostile one: a voice that never was, or any number.
+    func voice(_ h: inout HostileValues) -> PlayingID {
+        pick(\.voices, &h) {
+            $0.chance(0.5) ? PlayingID(voice: VoiceID(slot: $0.uint32(), generation: $0.uint32())) : PlayingID(rawValue: $0.uint64())
+        }
+    }
     func sound(_ h: inout HostileValues) -> SoundID { pick(\.sounds, &h) { SoundID(slot: $0.uint32(), generation: $0.uint32()) } }
     func bus(_ h: inout HostileValues) -> BusID { pick(\.buses, &h) { BusID(index: $0.uint32()) } }
     func object(_ h: inout HostileValues) -> GameObjectID { pick(\.objects, &h) { GameObjectID($0.uint64()) } }
     func optionalObject(_ h: inout HostileValues) -> GameObjectID? { h.chance(0.3) ? nil : object(&h) }
-    func playing(_ h: inout HostileValues) -> PlayingID { pick(\.playings, &h) { PlayingID(rawValue: $0.uint32()) } }
+    func playing(_ h: inout HostileValues) -> PlayingID { pick(\.playings, &h) { PlayingID(posting: $0.uint32()) } }
     func bankID(_ h: inout HostileValues) -> BankID { pick(\.banks, &h) { BankID(name: $0.name(["hostile"])) } }
 
     func content(_ h: inout HostileValues) -> ContentID {
@@ -169,7 +177,7 @@ final class HostileRig: Sendable {
         if let out = backend?.renderFloat(frames: frames), let bad = out.firstIndex(where: { !$0.isFinite }) {
             fail("rendered sample \(bad) is \(out[bad])")
         }
-        guard let meter = engine?.meter(.master) else { return }
+        guard let meter = try? engine?.meter(.master) else { return }
         if !meter.peak.isFinite || !meter.rms.isFinite { fail("master meter \(meter) is not finite") }
     }
 
@@ -192,7 +200,7 @@ final class HostileRig: Sendable {
             let states = s.states.sorted { $0.key < $1.key }.map { ($0.key, $0.value.current) }
             return "\(objects) \(global) \(states) \(s.defaultListeners) \(s.banks.keys.sorted { $0.id < $1.id })"
         }
-        let directVoices = Set(all(\.voices)), directBuses = Set(all(\.buses))
+        let directVoices = Set(all(\.voices).compactMap(\.voice)), directBuses = Set(all(\.buses))
         let mixer = engine.mixer.control.withLock { c -> String in
             let buses = c.graph.buses.enumerated().map { i, b in
                 "\(b.name.hashValue):\(b.parent):\(directBuses.contains(BusID(index: UInt32(i))) ? "\(b.volume)" : "-"):"
@@ -206,7 +214,7 @@ final class HostileRig: Sendable {
         }
         let session = engine.audioSession
         return "\(content) | \(mixer) sounds \(engine.mixer.loadedSoundCount) | \(engine.audioSessionConfiguration) "
-            + "\(session.isActive) \(engine.applicationState) \(session.outputPortOverride) \(String(describing: session.preferredInput))"
+            + "\(session.isActive) \((try? engine.applicationState).map { "\($0)" } ?? "-") \(session.outputPortOverride) \(String(describing: session.preferredInput))"
     }
 
     // MARK: Afterwards
@@ -217,7 +225,7 @@ final class HostileRig: Sendable {
     func recover() throws {
         guard let engine else { return }
         try engine.setApplicationState(.foreground)
-        try engine.audioSession.setConfiguration(SessionConfiguration())
+        try engine.changeAudioSessionProperties(SessionConfiguration())
         try engine.audioSession.setActive(true)
         try engine.wakeupFromSuspend()
         try engine.muteBackgroundMusic(false)
@@ -237,12 +245,12 @@ final class HostileRig: Sendable {
     }
 
     /// Loads and plays a looping 440 Hz tone (amplitude 0.5) on the master bus.
-    func playTone() throws -> VoiceID {
+    func playTone() throws -> PlayingID {
         let engine = try #require(engine)
         let audio = DecodedAudio(
             sampleRate: 48_000, channelCount: 1,
             samples: (0..<48_000).map { 0.5 * Float(sin(2 * Double.pi * 440 * Double($0) / 48_000)) })
         let sound = try engine.loadSound(audio, name: "after the storm")
-        return try engine.play(sound, VoiceParameters(loop: true))
+        return try engine.play(sound, PlayParameters(loop: true))
     }
 }

@@ -1,5 +1,10 @@
 import Foundation
 @testable import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundCore
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 
 /// A seeded source of hostile arguments (docs/input-validation.md): NaN,
@@ -129,22 +134,12 @@ struct HostileValues {
 
     mutating func quality() -> ResamplerQuality { pick(ResamplerQuality.allCases) }
 
-    mutating func start() -> VoiceStart {
-        switch int(in: 0...3) {
-        case 0: .immediately
-        case 1: .afterFrames(int(0...4800))
-        case 2: .after(duration())
-        default: .atFrame(Int64(truncatingIfNeeded: int(0...48_000)))
-        }
-    }
-
-    mutating func voiceParameters() -> VoiceParameters {
+    mutating func playParameters() -> PlayParameters {
         mostlyValid { h in
-            VoiceParameters(
+            PlayParameters(
                 volume: h.float(0...2), pan: h.float(), pitch: h.double(0.5...2), loop: h.chance(0.3),
-                fadeIn: h.duration(), start: h.start(), quality: h.chance(0.5) ? nil : h.quality(),
-                lowPassHz: h.chance(0.6) ? nil : h.float(10...24_000), priority: h.int(0...100),
-                whenInaudible: h.chance(0.5) ? .kill : .resume)
+                fadeIn: h.duration(), delay: h.chance(0.5) ? .zero : h.duration(),
+                quality: h.chance(0.5) ? nil : h.quality(), lowPassHz: h.chance(0.6) ? nil : h.float(10...24_000))
         }
     }
 
@@ -189,8 +184,11 @@ struct HostileValues {
             behavior: SessionBehavior(rawValue: chance(0.8) ? pick([0, 1]) : UInt.random(in: 0...UInt.max, using: &random)))
     }
 
-    mutating func endpoint() -> EndpointID {
-        EndpointID(pick(EndpointDirection.allCases), device: name(["offline"]), port: optionalName())
+    /// A port to prefer: mostly the offline output's name, as an input or an output.
+    mutating func port() -> PortDescription {
+        PortDescription(
+            portType: pick(PortType.allCases), portName: name(),
+            endpoint: EndpointID(pick(EndpointDirection.allCases), device: name(["offline"]), port: optionalName()))
     }
 
     /// Settings with hostile fields; the server address always points

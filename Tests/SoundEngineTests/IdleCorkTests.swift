@@ -1,5 +1,10 @@
 import Foundation
 import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundCore
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Testing
 
@@ -41,7 +46,7 @@ import Testing
         // Commands are applied while corked: a stopped voice ends, nothing leaks.
         #expect(eventually { engine.statistics.mixer.voicesActive == 0 })
         #expect(eventually { (try? ourStream(server))??.corked == true })
-        let voice = try engine.play(blip, VoiceParameters(loop: true))
+        let voice = try engine.play(blip, PlayParameters(loop: true))
         try engine.stop(voice)
         #expect(eventually { engine.statistics.mixer.voicesActive == 0 })
     }

@@ -1,6 +1,10 @@
 import SoundCore
 import Foundation
 import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Synchronization
 import Testing
@@ -33,7 +37,7 @@ func leftFrequency(_ stereo: [Float], rate: Double) -> Double {
         platform.sampleFormat = .int16
         let engine = try SoundEngineInstance(InitSettings(), platform, backend: backend)
         defer { engine.terminate() }
-        try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), VoiceParameters(loop: true))
+        try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), PlayParameters(loop: true))
         var peak: Int16 = 0
         for _ in 0..<10 {
             let bytes = try #require(backend.render(frames: 480))
@@ -79,7 +83,7 @@ func leftFrequency(_ stereo: [Float], rate: Double) -> Double {
         let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
         defer { engine.terminate() }
         let sound = try engine.loadSound(sine(amplitude: 0.5), name: "s")
-        let voice = try engine.play(sound, VoiceParameters(loop: true))
+        let voice = try engine.play(sound, PlayParameters(loop: true))
         #expect(throws: SoundEngineError.self) { try engine.setVolume(voice, .nan) }
         #expect(throws: SoundEngineError.self) { try engine.setPitch(voice, 0) }
         #expect(throws: SoundEngineError.self) { try engine.play(sound, on: BusID(index: 999)) }
@@ -96,7 +100,7 @@ func leftFrequency(_ stereo: [Float], rate: Double) -> Double {
         let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
         defer { engine.terminate() }
         let sound = try engine.loadSound(sine(amplitude: 0.5), name: "s")
-        let voice = try engine.play(sound, VoiceParameters(loop: true))
+        let voice = try engine.play(sound, PlayParameters(loop: true))
         func refused(naming what: String, _ call: () throws -> Void) -> Bool {
             do {
                 try call()
@@ -108,11 +112,11 @@ func leftFrequency(_ stereo: [Float], rate: Double) -> Double {
                 return false
             }
         }
-        #expect(refused(naming: "suspend fadeOut") { try engine.suspend(fadeOut: .seconds(-1)) })
-        #expect(refused(naming: "suspend fadeOut") { try engine.suspend(fadeOut: .seconds(11)) })
+        #expect(refused(naming: "suspend fade") { try engine.suspend(fade: .seconds(-1)) })
+        #expect(refused(naming: "suspend fade") { try engine.suspend(fade: .seconds(11)) })
         #expect(refused(naming: "ramp") { try engine.setVolume(voice, 0.1, ramp: .milliseconds(-5)) })
         #expect(refused(naming: "fade") { try engine.pause(voice, fade: .seconds(3601)) })
-        #expect(refused(naming: "start delay") { try engine.play(sound, VoiceParameters(start: .after(.seconds(-1)))) })
+        #expect(refused(naming: "PlayParameters.delay") { try engine.play(sound, PlayParameters(delay: .seconds(-1))) })
         #expect(engine.status == .running)
         _ = backend.renderFloat(frames: 4800)
         let level = try #require(backend.renderFloat(frames: 4800)).map(abs).max() ?? 0
@@ -168,16 +172,14 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         let backend = OfflineBackend()
         let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
         defer { engine.terminate() }
-        let seen = ControlLock<[(VoiceEnd, String)]>([])
-        let voice = try engine.play(try engine.loadSound(sine(seconds: 0.05), name: "blip")) { end in
-            seen.withLock { $0.append((end, Self.threadName())) }
-        }
-        #expect(eventually { _ = backend.render(frames: 480); return !seen.withLock { $0.isEmpty } })
-        let calls = seen.withLock { $0 }
+        let outcome = PlayOutcome()
+        let voice = try engine.play(try engine.loadSound(sine(seconds: 0.05), name: "blip"), callback: outcome.callback)
+        #expect(eventually { _ = backend.render(frames: 480); return !outcome.all.isEmpty })
+        let calls = outcome.all
         #expect(calls.count == 1)
-        #expect(calls.first?.0 == .finished)
-        #expect(calls.first?.1 == "SoundEngine-evt")
-        #expect(!engine.isPlaying(voice))
+        #expect(calls.first?.info == .endOfEvent(voice))
+        #expect(calls.first?.thread == "SoundEngine-evt")
+        #expect(try !engine.isPlaying(voice))
     }
 
     @Test func aStoppedVoiceCompletesToo() throws {
@@ -185,7 +187,7 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         let engine = try SoundEngineInstance(InitSettings(), PlatformInitSettings(), backend: backend)
         defer { engine.terminate() }
         let ended = ControlLock(0)
-        let voice = try engine.play(try engine.loadSound(sine(), name: "bed"), VoiceParameters(loop: true)) { _ in
+        let voice = try engine.play(try engine.loadSound(sine(), name: "bed"), PlayParameters(loop: true)) { _ in
             ended.withLock { $0 += 1 }
         }
         _ = backend.render(frames: 4800)
@@ -202,11 +204,13 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
             atPath: PrivateSoundServer.repositoryRoot + "/Examples/IntegrationDemo/Resources/chime.ogg", toPath: copy)
         let stream = try engine.loadSound(path: copy, streaming: true)
         try FileManager.default.removeItem(atPath: copy)
-        let result = ControlLock<VoiceEnd?>(nil)
-        try engine.play(stream) { end in result.withLock { $0 = end } }
-        #expect(eventually { _ = backend.render(frames: 480); return result.withLock { $0 } != nil })
-        guard case .failed(.fileNotFound(let why))? = result.withLock({ $0 }) else {
-            Issue.record("expected failed(fileNotFound), got \(String(describing: result.withLock { $0 }))")
+        let outcome = PlayOutcome()
+        let playing = try engine.play(stream, callback: outcome.callback)
+        #expect(eventually { _ = backend.render(frames: 480); return outcome.ended })
+        // The failure first, then the end of the play, once each.
+        #expect(outcome.all.map(\.info).last == .endOfEvent(playing) && outcome.all.count == 2)
+        guard case .fileNotFound(let why)? = outcome.failure else {
+            Issue.record("expected sourceFailed(fileNotFound), got \(outcome.all.map(\.info))")
             return
         }
         #expect(why.contains(copy))
@@ -219,7 +223,7 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         let bus = try engine.createBus(name: "sfx")
         let readings = ControlLock<[BusMeter]>([])
         try engine.setBusMeterCallback(bus) { meter in readings.withLock { $0.append(meter) } }
-        try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), on: bus, VoiceParameters(pan: -1, loop: true))
+        try engine.play(try engine.loadSound(sine(amplitude: 0.5), name: "s"), on: bus, PlayParameters(pan: -1, loop: true))
         #expect(eventually { _ = backend.render(frames: 2048); return readings.withLock { $0.count } >= 3 })
         let last = try #require(readings.withLock { $0.last })
         #expect(abs(last.peak - 0.5) < 0.01, "peak \(last.peak)")

@@ -1,5 +1,10 @@
 import Foundation
 @testable import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundCore
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Synchronization
 import Testing
@@ -18,7 +23,7 @@ import Testing
     @Test func thePostingThreadStartsTheVoicesWithoutAnotherCall() throws {
         let rig = try ContentEventTests.start()
         let id = try rig.engine.postEvent("Bed", on: Self.hero)
-        #expect(rig.engine.isPlaying(id), "a posting is playing from the moment postEvent returns")
+        #expect(try rig.engine.isPlaying(id), "a posting is playing from the moment postEvent returns")
         // No render, no content call: only the posting thread can start it.
         #expect(eventually { Self.voicesStarted(rig) == 1 }, "the posting thread never ran the queued post")
         #expect(rig.engine.content.state.withLock { $0.queuedPosts.isEmpty && $0.playings[id]?.queued == false })
@@ -33,7 +38,7 @@ import Testing
         var ids: [PlayingID] = []
         for _ in 0..<20 {
             ids.append(try rig.engine.postEvent("Bed", on: Self.hero, callback: ends.callback))
-            try rig.engine.stopAll(gameObject: Self.hero)
+            try rig.engine.stopAll(on: Self.hero)
         }
         rig.render(4800)  // the de-click fades
         let after = rig.levels()

@@ -1,5 +1,10 @@
 import Foundation
 import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundCore
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Testing
 

@@ -1,6 +1,10 @@
 import SoundCore
 import Foundation
 import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 import Synchronization
 import Testing
@@ -17,7 +21,7 @@ import Testing
         #expect(throws: SoundEngineError.notInitialized) { try SoundEngine.loadSound(path: "/x.wav") }
         #expect(throws: SoundEngineError.notInitialized) { try SoundEngine.changeAudioSessionProperties(SessionConfiguration()) }
         #expect(throws: SoundEngineError.notInitialized) { _ = try SoundEngine.audioSession }
-        #expect(!SoundEngine.isBackgroundMusicMuted)
+        #expect(throws: SoundEngineError.notInitialized) { try SoundEngine.isBackgroundMusicMuted }
         SoundEngine.terminate()  // harmless when not initialized
     }
 
@@ -89,5 +93,47 @@ import Testing
         }
         #expect(ContinuousClock.now - started < .seconds(3))
         #expect(!SoundEngine.isInitialized)
+    }
+
+    /// A game's unit test of its audio logic, through the one door: the
+    /// façade on an offline output renders a play and a posting when told to.
+    @Test func theFacadeRunsOnAnOfflineOutput() throws {
+        let output = SoundEngine.OfflineOutput()
+        #expect(output.render(frames: 512).isEmpty, "nothing renders before initialize")
+        var platform = SoundEngine.defaultPlatformInitSettings()
+        platform.idleCorkTimeout = nil
+        try SoundEngine.initialize(SoundEngine.defaultInitSettings(), platform, offline: output)
+        defer { SoundEngine.terminate() }
+        #expect(try SoundEngine.status == .running)
+        let tone = try SoundEngine.loadSound(sine(amplitude: 0.5), name: "tone")
+        let ended = PlayOutcome()
+        let playing = try SoundEngine.play(tone, .init(volume: 0.5, loop: true), callback: ended.callback)
+        let rendered = (0..<4).flatMap { _ in output.render(frames: 1024) }
+        #expect(rendered.count == 4 * 1024 * 2)
+        let peak = rendered.map(abs).max() ?? 0
+        #expect(abs(peak - 0.25 * 0.7071) < 0.01, "peak \(peak): a 0.5 sine at half volume, centred (a mono source: -3 dB each side)")
+        try SoundEngine.stop(playing)
+        #expect(eventually { _ = output.render(frames: 512); return ended.ended })
+        #expect(try SoundEngine.statistics.quantaRendered > 0)
+        #expect(try SoundEngine.outputStream.deviceName == "offline")
+    }
+
+    /// The façade's event stream tells a subscriber the engine's state once,
+    /// also when it subscribed between the state's change and its delivery.
+    @Test func theEventStreamStartsWithTheStateOnce() async throws {
+        let output = SoundEngine.OfflineOutput()
+        try SoundEngine.initialize(SoundEngine.defaultInitSettings(), SoundEngine.defaultPlatformInitSettings(), offline: output)
+        let events = SoundEngine.events()
+        try SoundEngine.suspend()
+        try SoundEngine.wakeupFromSuspend()
+        SoundEngine.terminate()
+        var states: [SoundEngine.State] = []
+        for await event in events {
+            guard case .engineState(let state) = event else { continue }
+            states.append(state)
+            if state == .stopped { break }
+        }
+        #expect(states.first == .running && states.last == .stopped, "\(states)")
+        #expect(zip(states, states.dropFirst()).allSatisfy { $0 != $1 }, "a state told twice in a row: \(states)")
     }
 }

@@ -2,6 +2,11 @@ import CAllocationCounter
 import Foundation
 import PulseAudioBackend
 import SoundEngine
+import SoundBackend
+import SoundContent
+import SoundCore
+import SoundMixer
+import SoundSession
 import SoundServerSupport
 
 /// Platform settings pointing at a private server.
@@ -99,5 +104,27 @@ extension MixerStatistics {
     /// Every queued command was applied and at most `voices` voices remain.
     func drained(leaving voices: Int) -> Bool {
         commandsProcessed == commandsQueued && voicesActive <= voices
+    }
+}
+
+/// What a play's callback was told, in order: the source failures and the end.
+final class PlayOutcome: Sendable {
+    private let told = ControlLock<[(info: CallbackInfo, thread: String)]>([])
+
+    var callback: @Sendable (CallbackInfo) -> Void {
+        { [self] info in
+            let thread = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            told.withLock { $0.append((info, thread)) }
+        }
+    }
+
+    /// Everything told so far.
+    var all: [(info: CallbackInfo, thread: String)] { told.withLock { $0 } }
+    /// Whether the end of the play has been told.
+    var ended: Bool { all.contains { if case .endOfEvent = $0.info { true } else { false } } }
+    /// The failure told before the end, if any.
+    var failure: SoundEngineError? {
+        all.lazy.compactMap { if case .sourceFailed(_, let e) = $0.info { e } else { nil } }.first
     }
 }

@@ -638,10 +638,11 @@ bool se_is_initialized(void);
 /**
  * Puts the engine in background mode (Wwise Suspend): the output stream is
  * corked. With `render_anyway` voices keep advancing with the output
- * discarded; without, they hold their place. `fade_out` fades over one
- * render quantum first; false cuts at once.
+ * discarded; without, they hold their place. The output fades to silence
+ * over fade_ms first (0: one render quantum, the shortest fade that does not
+ * click; at most 10000, as the engine waits for the fade to be heard).
  */
-SE_Result se_suspend(bool render_anyway, bool fade_out);
+SE_Result se_suspend(bool render_anyway, int32_t fade_ms);
 
 /** Leaves background mode (Wwise WakeupFromSuspend); the output fades back in. */
 SE_Result se_wakeup_from_suspend(void);

@@ -21,7 +21,7 @@ extension ContentEngine {
     /// (docs/performance.md, "Call time on an idle-corked engine"). Delays
     /// count from the mixer clock at the post.
     func postEvent(
-        _ event: ContentRef, on object: GameObjectID, callback: (@Sendable (EventCallback) -> Void)?
+        _ event: ContentRef, on object: GameObjectID, callback: (@Sendable (SoundEngine.CallbackInfo) -> Void)?
     ) throws(SoundEngineError) -> PlayingID {
         let id = try state.withLock { s throws(SoundEngineError) -> PlayingID in
             guard !s.closed else { throw .notInitialized }
@@ -69,16 +69,40 @@ extension ContentEngine {
         s.queuedPosts.removeAll(keepingCapacity: true)
     }
 
-    func stopPlayingID(_ id: PlayingID, fadeOut: Duration) throws(SoundEngineError) {
-        try TimeArgument.check(fadeOut, "stopPlayingID fadeOut")
-        try withState { s throws(SoundEngineError) in stop(id, fade: fadeOut, &s) }
+    /// Stops one posting; one that has ended already is ignored (it may
+    /// have ended while the call was on its way).
+    func stop(_ id: PlayingID, fade: Duration) throws(SoundEngineError) {
+        try TimeArgument.check(fade, "stop fade")
+        try withState { s throws(SoundEngineError) in stop(id, fade: fade, &s) }
     }
 
-    func stopAll(gameObject: GameObjectID, fadeOut: Duration) throws(SoundEngineError) {
-        try TimeArgument.check(fadeOut, "stopAll fadeOut")
+    /// Pauses (or resumes) every voice of a posting where it is, as Wwise's
+    /// `ExecuteActionOnPlayingID` does; its delayed actions keep their time.
+    /// One that has ended already is ignored.
+    func pause(_ id: PlayingID, fade: Duration) throws(SoundEngineError) {
+        try setPaused(id, true, fade: fade, "pause fade")
+    }
+
+    func resume(_ id: PlayingID, fade: Duration) throws(SoundEngineError) {
+        try setPaused(id, false, fade: fade, "resume fade")
+    }
+
+    private func setPaused(_ id: PlayingID, _ paused: Bool, fade: Duration, _ what: String) throws(SoundEngineError) {
+        let frames = try mixer.frames(fade, checking: what)
+        try withState { s throws(SoundEngineError) in
+            for token in s.playings[id]?.voices ?? [] {
+                guard let voice = s.voices[token]?.voice else { continue }
+                // idNotFound: it ended and its completion is on its way.
+                if paused { try? mixer.pause(voice, fadeFrames: frames) } else { try? mixer.resume(voice, fadeFrames: frames) }
+            }
+        }
+    }
+
+    func stopAll(on gameObject: GameObjectID, fade: Duration) throws(SoundEngineError) {
+        try TimeArgument.check(fade, "stopAll fade")
         try withState { s throws(SoundEngineError) in
             try requireRegistered(gameObject, s)
-            for (id, p) in s.playings where p.gameObject == gameObject { stop(id, fade: fadeOut, &s) }
+            for (id, p) in s.playings where p.gameObject == gameObject { stop(id, fade: fade, &s) }
         }
     }
 
@@ -188,8 +212,8 @@ extension ContentEngine {
             let parameters = ContentVoices.parameters(
                 target, sound: pick.sound, fadeIn: fadeIn, start: start)
             do {
-                v.voice = try playback.play(pick.mixerSound, on: bus.bus, parameters, wake: false) { [weak self] _ in
-                    self?.voiceEnded(token)
+                v.voice = try playback.play(pick.mixerSound, on: bus.bus, parameters, wake: false) { [weak self] _, end in
+                    self?.voiceEnded(token, end)
                 }
             } catch {
                 log.log(.warning, "sound '\(pick.sound.name)' not played: \(error)")

@@ -3,11 +3,11 @@ import SoundCore
 
 /// RTPCs, states and switches.
 extension ContentEngine {
-    func setRTPCValue(_ rtpc: ContentRef, _ value: Double, gameObject: GameObjectID?, interpolation: Duration)
+    func setRTPCValue(_ rtpc: ContentRef, _ value: Double, on gameObject: GameObjectID?, ramp: Duration)
         throws(SoundEngineError)
     {
         guard value.isFinite else { throw .invalidParameter("setRTPCValue value = \(value) (RTPC \(rtpc)): must be finite") }
-        try TimeArgument.check(interpolation, "setRTPCValue interpolation")
+        try TimeArgument.check(ramp, "setRTPCValue ramp")
         try withState { s throws(SoundEngineError) in
             let definition = try rtpc.resolve(s.rtpcs, "RTPC") { $0.name }
             if let gameObject { try requireRegistered(gameObject, s) }
@@ -16,16 +16,16 @@ extension ContentEngine {
             let now = ContinuousClock.now
             // From wherever it is now for this scope, so a move never jumps.
             let current = rtpcValue(rtpc.key, gameObject, s, now: now)
-            let ramp = Ramp(from: current, to: target, over: interpolation, now: now)
+            let move = Ramp(from: current, to: target, over: ramp, now: now)
             if let gameObject {
-                s.gameObjects[gameObject]?.rtpc[rtpc.key] = ramp
+                s.gameObjects[gameObject]?.rtpc[rtpc.key] = move
             } else {
-                s.globalRTPC[rtpc.key] = ramp
+                s.globalRTPC[rtpc.key] = move
             }
         }
     }
 
-    func resetRTPCValue(_ rtpc: ContentRef, gameObject: GameObjectID?) throws(SoundEngineError) {
+    func resetRTPCValue(_ rtpc: ContentRef, on gameObject: GameObjectID?) throws(SoundEngineError) {
         try withState { s throws(SoundEngineError) in
             _ = try rtpc.resolve(s.rtpcs, "RTPC") { $0.name }
             if let gameObject {
@@ -37,7 +37,7 @@ extension ContentEngine {
         }
     }
 
-    func rtpcValue(_ rtpc: ContentRef, gameObject: GameObjectID?) throws(SoundEngineError) -> Double {
+    func rtpcValue(_ rtpc: ContentRef, on gameObject: GameObjectID?) throws(SoundEngineError) -> Double {
         try reading { s throws(SoundEngineError) -> Double in
             _ = try rtpc.resolve(s.rtpcs, "RTPC") { $0.name }
             if let gameObject { try requireRegistered(gameObject, s) }

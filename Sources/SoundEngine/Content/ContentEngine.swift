@@ -126,7 +126,7 @@ final class ContentEngine: Sendable {
         while true {
             let raw = s.nextPlaying
             s.nextPlaying = raw == .max ? 1 : raw + 1
-            let id = PlayingID(rawValue: raw)
+            let id = PlayingID(posting: raw)
             if raw != 0, s.playings[id] == nil { return id }
         }
     }
@@ -157,10 +157,13 @@ final class ContentEngine: Sendable {
     }
 
     /// Event thread (a voice's completion): forgets the voice; its playing ID
-    /// may end; ducking may release.
-    func voiceEnded(_ token: UInt64) {
+    /// is told when its stream failed, and may end; ducking may release.
+    func voiceEnded(_ token: UInt64, _ end: VoiceEnd) {
         state.withLock { s in
             guard let v = s.voices.removeValue(forKey: token) else { return }
+            if case .failed(let error) = end, let callback = s.playings[v.playing]?.callback {
+                s.outbox.append((callback, .sourceFailed(v.playing, error)))
+            }
             s.tokensByVoice[v.voice] = nil
             s.playings[v.playing]?.voices.remove(token)
             endIfDone(v.playing, &s)

@@ -55,7 +55,7 @@ struct ContentState: Sendable {
     /// The linear volume each content bus was last given.
     var busSent: [ContentID: Float] = [ContentID("master"): 1]
     /// End-of-event callbacks owed, delivered by the event thread.
-    var outbox: [(callback: @Sendable (EventCallback) -> Void, message: EventCallback)] = []
+    var outbox: [(callback: @Sendable (SoundEngine.CallbackInfo) -> Void, message: SoundEngine.CallbackInfo)] = []
     /// Set by terminate: every call refuses, every timer does nothing.
     var closed = false
     /// Whether a refresh tick is queued on the timer queue.
@@ -164,7 +164,7 @@ struct Playing: Sendable {
     /// The bank of the posted event: unloading it cancels the delayed actions.
     var bank: BankID
     var gameObject: GameObjectID
-    var callback: (@Sendable (EventCallback) -> Void)?
+    var callback: (@Sendable (SoundEngine.CallbackInfo) -> Void)?
     /// Tokens of its voices still playing.
     var voices: Set<UInt64> = []
     /// Tokens of its delayed actions still waiting on the timer queue.
