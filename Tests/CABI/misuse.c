@@ -320,7 +320,12 @@ static void content(const char *bank, uint32_t bank_id) {
         INVALID(se_stop_all(bad_times[i]));
         INVALID(se_stop_all_on_game_object(EMITTER, bad_times[i]));
         INVALID(se_set_rtpc_value("RPM", 1000, EMITTER, bad_times[i]));
+        INVALID(se_suspend(false, bad_times[i]));
     }
+    /* A suspend's fade is heard before the stream corks: at most 10 s. */
+    INVALID(se_suspend(true, 10001));
+    OK(se_suspend(true, 50));
+    OK(se_wakeup_from_suspend());
     OK(se_stop_playing_id(424242, 0)); /* ended (or never was): ignored, as in Wwise */
     INVALID(se_stop_all_on_game_object(UNREGISTERED, 0));
     INVALID(se_stop_all_on_game_object(0, 0));

@@ -281,7 +281,10 @@ struct EntryPoint: Sendable {
 
         // MARK: Value types: none may trap whatever it holds
         list.append(
-            EntryPoint("value types", usesEngine: false) { h, _ in
+            EntryPoint("value types", usesEngine: false) { h, r in
+                // An offline output no engine uses renders nothing, whatever it is asked for.
+                let unused = SoundEngine.OfflineOutput().render(frames: h.int())
+                if !unused.isEmpty { r.fail("an unused offline output rendered \(unused.count) samples") }
                 let audio = h.decodedAudio()
                 _ = (audio.frameCount, audio.duration)
                 _ = StreamFormat(sampleRate: h.int(), channelCount: h.int(), sampleFormat: .float32).bytesPerFrame
