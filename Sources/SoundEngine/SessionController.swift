@@ -34,7 +34,7 @@ final class SessionController: @unchecked Sendable {
     /// What the session thread does next.
     enum Job {
         /// Perform the policy's outputs, decided already. `pauseFade`: the
-        /// frames a pause among them fades over (`suspend(fadeOut:)`).
+        /// frames a pause among them fades over (`suspend(renderAnyway:fade:)`).
         case outputs([SessionOutput], pauseFade: Int?)
         /// Our streams are gone (a failure, a lost or a new connection): the
         /// next `setStreamProperties` creates them whatever their properties.
