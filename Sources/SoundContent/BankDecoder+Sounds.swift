@@ -23,8 +23,15 @@ extension BankDecoder {
             bus: reference(fields, "bus", as: .bus) ?? "master",
             attenuation: reference(fields, "attenuation", as: .attenuation),
             priority: integer(fields, "priority", default: 50, range: BankLimits.priority),
-            virtualBehavior: choice(fields, "virtualBehavior", default: .kill),
+            virtualBehavior: virtualBehavior(fields),
             markers: markers(fields, of: name))
+    }
+
+    /// `"virtualBehavior"`: kill, continue or restart; `"resume"` is the old
+    /// name of continue.
+    mutating func virtualBehavior(_ fields: JSONFields) -> VirtualVoiceBehavior {
+        if case .string("resume")? = fields["virtualBehavior"]?.value { return .continue }
+        return choice(fields, "virtualBehavior", default: .kill)
     }
 
     /// `"markers": {"name": seconds, …}`: named points in the sound.

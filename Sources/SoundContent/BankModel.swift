@@ -137,8 +137,14 @@ package enum VirtualVoiceBehavior: String, Sendable, Hashable, CaseIterable {
     /// The voice is stopped (with the de-click fade) and its event may end.
     case kill
     /// The voice goes silent but keeps its place in time, and is heard again,
-    /// in sync, when a slot frees up.
-    case resume
+    /// in sync, where it would have been, when it ranks among the audible
+    /// again (Wwise's "play from elapsed time"). Banks may also say `"resume"`,
+    /// its name before "restart" existed.
+    case `continue`
+    /// The voice goes silent and holds at its start; it plays from the
+    /// beginning when it ranks among the audible again (Wwise's "play from
+    /// beginning").
+    case restart
 }
 
 /// A playable sound: one audio file and how it plays.

@@ -14,6 +14,11 @@ extension InitSettings {
         try require(
             commandQueueSize <= 64 << 20, "InitSettings.commandQueueSize", commandQueueSize, "must be at most 64 MiB")
         try require((1...65_536).contains(maxVoices), "InitSettings.maxVoices", maxVoices, "must be 1…65536")
+        if let maxAudibleVoices {
+            try require(
+                (1...maxVoices).contains(maxAudibleVoices), "InitSettings.maxAudibleVoices", maxAudibleVoices,
+                "must be 1…maxVoices (\(maxVoices)), or nil for no limit below it")
+        }
         try require((1...1024).contains(maxBuses), "InitSettings.maxBuses", maxBuses, "must be 1…1024")
         try require((1...65_536).contains(maxSounds), "InitSettings.maxSounds", maxSounds, "must be 1…65536")
         try require((0...256).contains(maxStreams), "InitSettings.maxStreams", maxStreams, "must be 0…256")

@@ -22,8 +22,23 @@ public struct InitSettings: Sendable {
     /// `uCommandQueueSize`). Default 256 KiB. When it is full a call throws
     /// `commandQueueFull` rather than blocking or dropping the command.
     public var commandQueueSize: Int = 256 * 1024
-    /// Voices that can play at once. Default 256. Fixed at initialize.
+    /// Voices that can exist at once, heard or virtual: the pool. Default
+    /// 256. Fixed at initialize. When every one is in use, a new voice takes
+    /// the place of the least important voice of lower priority (the lowest
+    /// priority, then the quietest, then the newest), which fades out over
+    /// the de-click; a voice of no higher priority than all of them is not
+    /// started (a posting's callback is told `voiceFailed`, a `play` throws
+    /// `maxReached`).
     public var maxVoices: Int = 256
+    /// Voices mixed at once, 1…``maxVoices`` (Wwise's max-voices limit);
+    /// `nil` (the default) is ``maxVoices``. Beyond it, the voices of lowest
+    /// bank priority (then the quietest, then the newest) are not mixed and
+    /// follow their sound's `virtualBehavior`: `kill` ends them, `continue`
+    /// keeps their place in time and brings them back where they would have
+    /// been, `restart` brings them back from their start (docs/content-engine.md,
+    /// "Voice limit"). Plays of ``SoundEngine/play(_:on:_:callback:)`` have
+    /// priority 50 and are killed. Fixed at initialize.
+    public var maxAudibleVoices: Int? = nil
     /// Buses, including the master bus. Default 32.
     public var maxBuses: Int = 32
     /// Sounds loaded at once (in memory or streamed). Default 512.

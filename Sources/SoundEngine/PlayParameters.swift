@@ -36,12 +36,25 @@ extension SoundEngine {
         /// default) for none: 2-pole (−12 dB per octave, −3 dB at the cutoff
         /// rounded to 1/8 octave); voices in the same band of a bus share one filter.
         public var lowPassHz: Float?
+        /// Importance, 0…100 (default 50), against every voice (plays and
+        /// postings' voices alike): beyond ``InitSettings/maxAudibleVoices``
+        /// the lowest are not mixed, and with every voice slot in use a play
+        /// takes the slot of a voice of lower priority.
+        public var priority: Int
+        /// What happens to it while the voice limit leaves it out: `.kill`
+        /// (the default) ends it; `.continue` keeps its place in time and it
+        /// is heard again where it would have been; `.restart` brings it back
+        /// from its start. A streamed sound is killed.
+        public var virtualBehavior: VirtualBehavior
 
         /// Creates parameters; every argument has the default described on the type.
         public init(
             volume: Float = 1, pan: Float = 0, pitch: Double = 1, loop: Bool = false, fadeIn: Duration = .zero,
-            delay: Duration = .zero, quality: ResamplerQuality? = nil, lowPassHz: Float? = nil
+            delay: Duration = .zero, quality: ResamplerQuality? = nil, lowPassHz: Float? = nil, priority: Int = 50,
+            virtualBehavior: VirtualBehavior = .kill
         ) {
+            self.priority = priority
+            self.virtualBehavior = virtualBehavior
             self.volume = volume
             self.pan = pan
             self.pitch = pitch
@@ -61,9 +74,37 @@ extension SoundEngine {
             try TimeArgument.check(fadeIn, "PlayParameters.fadeIn")
             try TimeArgument.check(delay, "PlayParameters.delay")
             if let lowPassHz { try Mixer.check(cutoffHz: lowPassHz, "PlayParameters.lowPassHz") }
+            guard (0...100).contains(priority) else {
+                throw .invalidParameter("PlayParameters.priority = \(priority): must be 0…100")
+            }
             return VoiceParameters(
                 volume: volume, pan: pan, pitch: pitch, loop: loop, fadeIn: fadeIn,
-                start: delay == .zero ? .immediately : .after(delay), quality: quality, lowPassHz: lowPassHz)
+                start: delay == .zero ? .immediately : .after(delay), quality: quality, lowPassHz: lowPassHz,
+                priority: priority, whenInaudible: virtualBehavior.mixerBehavior)
+        }
+    }
+}
+
+extension SoundEngine {
+    /// What a voice does while the voice limit (``InitSettings/maxAudibleVoices``)
+    /// leaves it out: a bank sound's `virtualBehavior`, a play's
+    /// ``PlayParameters/virtualBehavior`` (Wwise's virtual voice behaviours).
+    public enum VirtualBehavior: String, Sendable, Hashable, CaseIterable {
+        /// It ends (fading out over the de-click if it was heard).
+        case kill
+        /// It goes silent but keeps its place in time, and is heard again,
+        /// in sync, where it would have been (Wwise's "play from elapsed time").
+        case `continue`
+        /// It goes silent holding its start, and plays from the beginning
+        /// when it is heard again (Wwise's "play from beginning").
+        case restart
+
+        package var mixerBehavior: VoiceLimitBehavior {
+            switch self {
+            case .kill: .kill
+            case .continue: .resume
+            case .restart: .restart
+            }
         }
     }
 }

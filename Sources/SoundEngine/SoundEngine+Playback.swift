@@ -53,7 +53,7 @@ extension SoundEngine {
     ///
     /// - Parameter callback: told ``CallbackInfo/endOfEvent(_:)`` exactly
     ///   once when the voice ends — played out, stopped, its sound unloaded,
-    ///   its stream failed (``CallbackInfo/sourceFailed(_:_:)`` first), or
+    ///   its stream failed (``CallbackInfo/voiceFailed(_:_:)`` first), or
     ///   the engine terminated — on the engine's event thread, never the
     ///   render thread, however many voices end at once. It may call the engine.
     /// - Returns: the play's ``PlayingID``, for ``stop(_:fade:)``,

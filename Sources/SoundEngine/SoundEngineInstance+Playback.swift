@@ -40,7 +40,7 @@ extension SoundEngineInstance {
         if let callback {
             completion = { (voice: VoiceID, end: VoiceEnd) in
                 let id = SoundEngine.PlayingID(voice: voice)
-                if case .failed(let error) = end { callback(.sourceFailed(id, error)) }
+                if case .failed(let error) = end { callback(.voiceFailed(id, error)) }
                 callback(.endOfEvent(id))
             }
         }

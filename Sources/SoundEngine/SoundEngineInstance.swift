@@ -108,7 +108,8 @@ package final class SoundEngineInstance: Sendable {
                 sampleRate: platform.sampleRate, quantumFrames: settings.samplesPerFrame,
                 maxVoices: settings.maxVoices, maxBuses: settings.maxBuses, maxSounds: settings.maxSounds,
                 commandQueueBytes: max(settings.commandQueueSize, 16 * Mixer.commandSlotBytes),
-                maxStreams: settings.maxStreams, limiter: settings.masterLimiter))
+                maxStreams: settings.maxStreams, limiter: settings.masterLimiter,
+                maxAudibleVoices: settings.maxAudibleVoices))
         self.mixer = mixer
         let backend = backend ?? PulseAudioBackend()
         self.backend = backend

@@ -105,7 +105,8 @@ private func eventCallback(
 ) throws(SoundEngineError) -> (@Sendable (SoundEngine.CallbackInfo) -> Void)? {
     let end = UInt32(SE_CallbackEndOfEvent)
     let marker = UInt32(SE_CallbackMarker)
-    try Argument.mask(flags, known: end | marker, "callback_flags", function)
+    let failed = UInt32(SE_CallbackVoiceFailed)
+    try Argument.mask(flags, known: end | marker | failed, "callback_flags", function)
     guard flags != 0, let c = CCallback(callback, cookie) else { return nil }
     return { event in
         switch event {
@@ -113,7 +114,7 @@ private func eventCallback(
             guard flags & end != 0 else { return }
             var info = SE_EventCallbackInfo(
                 type: end, playing_id: UInt32(truncatingIfNeeded: playing.rawValue), game_object: object.rawValue, marker_name: nil,
-                sound_name: nil)
+                sound_name: nil, result: SE_Result(SE_Success), message: nil)
             c.function(&info, c.cookie)
         case .marker(let playing, let name, let sound):
             guard flags & marker != 0 else { return }
@@ -121,12 +122,18 @@ private func eventCallback(
                 sound.withCString { sound in
                     var info = SE_EventCallbackInfo(
                         type: marker, playing_id: UInt32(truncatingIfNeeded: playing.rawValue), game_object: object.rawValue, marker_name: name,
-                        sound_name: sound)
+                        sound_name: sound, result: SE_Result(SE_Success), message: nil)
                     c.function(&info, c.cookie)
                 }
             }
-        case .sourceFailed:
-            return  // the C API reports a posting's voices only by their end of event
+        case .voiceFailed(let playing, let error):
+            guard flags & failed != 0 else { return }
+            error.reason.withCString { message in
+                var info = SE_EventCallbackInfo(
+                    type: failed, playing_id: UInt32(truncatingIfNeeded: playing.rawValue), game_object: object.rawValue,
+                    marker_name: nil, sound_name: nil, result: error.akResult, message: message)
+                c.function(&info, c.cookie)
+            }
         }
     }
 }

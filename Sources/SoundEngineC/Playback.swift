@@ -18,10 +18,18 @@ extension SoundEngine.PlayParameters {
         try Argument.finite(p.pan, "parameters->pan", function)
         try Argument.finite(p.pitch, "parameters->pitch", function)
         try Argument.finite(p.low_pass_hz, "parameters->low_pass_hz", function)
+        guard (0...100).contains(p.priority) else {
+            throw Argument.invalid(function, "parameters->priority = \(p.priority): must be 0...100")
+        }
+        let behaviors: [SoundEngine.VirtualBehavior] = [.kill, .continue, .restart]
+        guard Int(p.virtual_behavior) < behaviors.count else {
+            throw Argument.notListed(p.virtual_behavior, "parameters->virtual_behavior", "SE_VirtualBehavior", function)
+        }
         self.init(
             volume: p.volume, pan: p.pan, pitch: p.pitch, loop: p.loop,
             fadeIn: try Argument.milliseconds(p.fade_in_ms, "parameters->fade_in_ms", function),
-            lowPassHz: p.low_pass_hz == 0 ? nil : p.low_pass_hz)
+            lowPassHz: p.low_pass_hz == 0 ? nil : p.low_pass_hz, priority: Int(p.priority),
+            virtualBehavior: behaviors[Int(p.virtual_behavior)])
     }
 }
 
@@ -35,7 +43,8 @@ public func se_default_voice_parameters(_ parameters: UnsafeMutablePointer<SE_Vo
         let d = SoundEngine.PlayParameters()
         out.pointee = SE_VoiceParameters(
             struct_size: UInt32(MemoryLayout<SE_VoiceParameters>.stride), volume: d.volume, pan: d.pan, pitch: d.pitch,
-            loop: d.loop, fade_in_ms: 0, low_pass_hz: d.lowPassHz ?? 0)
+            loop: d.loop, fade_in_ms: 0, low_pass_hz: d.lowPassHz ?? 0, priority: Int32(d.priority),
+            virtual_behavior: SE_VirtualBehavior(SE_VirtualBehaviorKill))
     }
 }
 
@@ -101,7 +110,7 @@ public func se_play_sound(
         let started = try withHandles { () throws(SoundEngineError) in
             try SoundEngine.play(id, on: BusID(index: bus), values) { info in
                 switch info {
-                case .sourceFailed(_, let error): failure.withLock { $0 = error }
+                case .voiceFailed(_, let error): failure.withLock { $0 = error }
                 case .endOfEvent:
                     if let error = failure.withLock({ $0 }) {
                         error.reason.withCString { c.function(pending.value, error.akResult, $0, c.cookie) }

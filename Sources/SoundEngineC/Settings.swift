@@ -31,7 +31,7 @@ public func se_default_init_settings(_ settings: UnsafeMutablePointer<SE_InitSet
             command_queue_size: UInt32(d.commandQueueSize), max_voices: UInt32(d.maxVoices),
             max_buses: UInt32(d.maxBuses), max_sounds: UInt32(d.maxSounds), max_streams: UInt32(d.maxStreams),
             master_limiter: d.masterLimiter, bgm_callback: nil, bgm_callback_cookie: nil, log_callback: nil,
-            log_callback_cookie: nil, log_level: SE_LogLevel(LogLevel.warning.rawValue))
+            log_callback_cookie: nil, log_level: SE_LogLevel(LogLevel.warning.rawValue), max_audible_voices: 0)
     }
 }
 
@@ -77,6 +77,7 @@ extension InitSettings {
         samplesPerFrame = Int(s.samples_per_frame)
         commandQueueSize = Int(s.command_queue_size)
         maxVoices = Int(s.max_voices)
+        maxAudibleVoices = s.max_audible_voices == 0 ? nil : Int(s.max_audible_voices)
         maxBuses = Int(s.max_buses)
         maxSounds = Int(s.max_sounds)
         maxStreams = Int(s.max_streams)

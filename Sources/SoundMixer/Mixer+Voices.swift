@@ -54,16 +54,18 @@ extension Mixer {
             if p.loop && !entry.canLoop {
                 throw .invalidParameter("loop: \(sound) '\(entry.name)' was loaded without a loop region")
             }
-            let slot = try takeVoiceSlot(&state)
+            let (slot, stealing) = try takeVoiceSlot(&state, priority: p.priority)
+            /// Gives back a slot taken from the free list (a slot to steal was never taken).
+            func giveBack() { if !stealing { state.freeVoices.append(slot) } }
             var opener: AudioSourceOpener?
             var stream: Int32 = -1
             if case .stream(let open, _) = entry.content {
                 guard !streamer.isStopped else {
-                    state.freeVoices.append(slot)
+                    giveBack()
                     throw .notInitialized
                 }
                 guard let s = claimStreamSlot() else {
-                    state.freeVoices.append(slot)
+                    giveBack()
                     throw .maxReached(
                         "all \(configuration.maxStreams) stream rings are playing (MixerConfiguration.maxStreams)")
                 }
@@ -76,17 +78,28 @@ extension Mixer {
                 soundGeneration: sound.generation, gains: Self.gains(volume: p.volume, pan: p.pan),
                 fadeInFrames: Int32(fadeInFrames), lowPass: lowPass, bus: Int16(busIndex), stream: Int16(stream),
                 flags: startKind | (p.loop ? VoiceStartCommand.loopFlag : 0)
-                    | (p.whenInaudible == .resume ? VoiceStartCommand.resumeFlag : 0),
+                    | (p.whenInaudible == .kill ? 0 : VoiceStartCommand.resumeFlag)
+                    | (p.whenInaudible == .restart ? VoiceStartCommand.restartFlag : 0),
                 priority: UInt8(p.priority), quality: (p.quality ?? entry.quality).rawValue)
             do throws(SoundEngineError) {
                 try push(.start(command))
             } catch {
-                state.freeVoices.append(slot)
+                giveBack()
                 if stream >= 0 { releaseUnusedStreamSlot(Int(stream)) }
                 throw error
             }
+            if stealing {
+                // The start replaces it on the render thread: its end is reported now.
+                let taken = state.voices[slot]
+                if state.claimEnd(slot: slot, generation: taken.generation) {
+                    state.unreportedEnds.append((VoiceID(slot: UInt32(slot), generation: taken.generation), taken.sound))
+                }
+                state.voicesStolen &+= 1
+            }
+            state.starts &+= 1
             state.voices[slot] = ControlState.Voice(
-                generation: generation, inUse: true, sound: sound, volume: p.volume, pan: p.pan, stream: Int(stream))
+                generation: generation, inUse: true, sound: sound, volume: p.volume, pan: p.pan, stream: Int(stream),
+                priority: p.priority, serial: state.starts)
             let id = VoiceID(slot: UInt32(slot), generation: generation)
             return (id, opener.map { StreamJob(slot: Int(stream), opener: $0, loop: p.loop, voice: id) })
         }
@@ -259,7 +272,14 @@ extension Mixer {
         return slot
     }
 
-    private func takeVoiceSlot(_ state: inout ControlState) throws(SoundEngineError) -> Int {
+    /// A free voice slot (taken from the free list), or, with none free,
+    /// the slot of the least important voice of lower `priority` (the lowest
+    /// priority, then the quietest, then the newest) and `stealing`: once the
+    /// start is queued, the caller reports that voice's end; the render
+    /// thread fades it out over the de-click (a fade slot) as the new one starts.
+    private func takeVoiceSlot(_ state: inout ControlState, priority: Int) throws(SoundEngineError)
+        -> (slot: Int, stealing: Bool)
+    {
         if state.freeVoices.isEmpty {
             for slot in state.voices.indices where state.voices[slot].inUse {
                 // acquiring: pairs with the render thread's releasing store in endVoice;
@@ -276,10 +296,21 @@ extension Mixer {
                 }
             }
         }
-        guard let slot = state.freeVoices.popLast() else {
-            throw .maxReached("all \(configuration.maxVoices) voices are playing (MixerConfiguration.maxVoices)")
+        if let slot = state.freeVoices.popLast() { return (slot, false) }
+        var victim = -1
+        for slot in state.voices.indices where state.voices[slot].inUse && state.voices[slot].priority < priority {
+            guard victim >= 0 else {
+                victim = slot
+                continue
+            }
+            let v = state.voices[slot], w = state.voices[victim]
+            if (v.priority, v.volume, UInt64.max - v.serial) < (w.priority, w.volume, UInt64.max - w.serial) { victim = slot }
         }
-        return slot
+        guard victim >= 0 else {
+            throw .maxReached(
+                "all \(configuration.maxVoices) voices are playing (MixerConfiguration.maxVoices), none of lower priority than \(priority)")
+        }
+        return (victim, true)
     }
 
     private func claimStreamSlot() -> Int? {

@@ -194,6 +194,7 @@ package final class Mixer: @unchecked Sendable {
         s.voiceEndsDeferred = a.pointee.voiceEndsDeferred.load(ordering: .relaxed)
         s.virtualVoices = a.pointee.virtualVoices.load(ordering: .relaxed)
         s.voicesKilledByLimit = a.pointee.voicesKilledByLimit.load(ordering: .relaxed)
+        s.voicesStolen = control.withLock { $0.voicesStolen }
         s.kernels = kernelName
         return s
     }

@@ -34,6 +34,9 @@ package struct MixerStatistics: Sendable, Hashable {
     /// Voices ended because the voice limit left them out (``VoiceLimitBehavior/kill``,
     /// and streamed voices).
     package var voicesKilledByLimit: UInt64 = 0
+    /// Voices ended because every voice slot was in use and a voice of higher
+    /// priority took theirs (a heard one fades out over the de-click).
+    package var voicesStolen: UInt64 = 0
     /// Shared low-pass filters running (docs/mixer.md, "The shared
     /// low-pass"): one per bus and 1/8-octave band that low-passed voices
     /// use, or whose tail is still ringing; as of the last quantum.

@@ -90,4 +90,8 @@ package enum VoiceLimitBehavior: Sendable, Hashable {
     /// and it fades back in, in sync, when it ranks among the audible again.
     /// A streamed voice is killed instead.
     case resume
+    /// The voice becomes virtual holding its place at its start, and plays
+    /// from the start when it ranks among the audible again (Wwise's "play
+    /// from beginning"). A streamed voice is killed instead.
+    case restart
 }

@@ -159,6 +159,8 @@ static void before_initialize(const char *bank, const char *sound) {
     BAD_SETTINGS(samples_per_frame, UINT32_MAX);
     BAD_SETTINGS(command_queue_size, 0);
     BAD_SETTINGS(max_voices, 0);
+    BAD_SETTINGS(max_audible_voices, settings.max_voices + 1);
+    BAD_SETTINGS(max_audible_voices, UINT32_MAX);
     BAD_SETTINGS(max_buses, 5000);
     BAD_SETTINGS(log_level, 99);
     BAD_PLATFORM(struct_size, 12);
@@ -314,6 +316,7 @@ static void content(const char *bank, uint32_t bank_id) {
     OK(se_get_id_from_string("Play_Footstep", &id));
     INVALID(se_post_event_by_id(id, UNREGISTERED, SE_CallbackEndOfEvent, on_event, NULL, &playing));
     OK(se_post_event_by_id(id, EMITTER, SE_CallbackEndOfEvent | SE_CallbackMarker, on_event, NULL, &playing));
+    OK(se_post_event("Play_Footstep", EMITTER, SE_CallbackEndOfEvent | SE_CallbackVoiceFailed, on_event, NULL, &playing));
     INVALID(se_stop_playing_id(0, 0));
     for (int i = 0; i < N_BAD_TIMES; i++) {
         INVALID(se_stop_playing_id(playing, bad_times[i]));
@@ -418,6 +421,11 @@ static void playback(const char *sound_path) {
     BAD_VOICE(pitch, 0);
     BAD_VOICE(pitch, 1e300);
     BAD_VOICE(low_pass_hz, 5);
+    BAD_VOICE(priority, -1);
+    BAD_VOICE(priority, 101);
+    BAD_VOICE(priority, INT32_MIN);
+    BAD_VOICE(virtual_behavior, 3);
+    BAD_VOICE(virtual_behavior, UINT32_MAX);
     for (int i = 0; i < N_BAD_TIMES; i++) BAD_VOICE(fade_in_ms, bad_times[i]);
     vp.loop = true;
     vp.volume = 0.25f;

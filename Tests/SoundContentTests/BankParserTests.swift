@@ -18,7 +18,7 @@ let demoBankPath: String = {
 
         let engine = try #require(bank.sounds["engine_loop"])
         #expect(engine == BankSound(name: "engine_loop", file: folder + "/sounds/engine_loop.wav", loop: true,
-                                    volumeDB: -2, bus: "vehicles", priority: 80, virtualBehavior: .resume))
+                                    volumeDB: -2, bus: "vehicles", priority: 80, virtualBehavior: .continue))
         #expect(bank.sounds["music_loop"]?.stream == true)
         #expect(bank.sounds["ui_click"]?.pitchCents == 200)
         #expect(bank.sounds["emitter_hum"]?.attenuation == "emitter_3d")
@@ -98,6 +98,21 @@ let demoBankPath: String = {
         let bank = try #require(parsed(bankJSON()))
         #expect(bank.sounds["step"] == BankSound(name: "step", file: "/banks/test/step.wav"))
         #expect(bank.buses.isEmpty && bank.containers.isEmpty)
+    }
+
+    /// The three virtual behaviours, and "resume", the old name of "continue".
+    @Test func virtualBehaviorsParseWithTheOldNameOfContinue() throws {
+        let sounds = #"""
+            {"a": {"file": "a.wav", "virtualBehavior": "kill"}, "b": {"file": "b.wav", "virtualBehavior": "continue"},
+             "c": {"file": "c.wav", "virtualBehavior": "restart"}, "d": {"file": "d.wav", "virtualBehavior": "resume"},
+             "step": {"file": "step.wav"}}
+            """#
+        let bank = try #require(parsed(bankJSON(sounds: sounds)))
+        #expect(bank.sounds["a"]?.virtualBehavior == .kill)
+        #expect(bank.sounds["b"]?.virtualBehavior == .continue)
+        #expect(bank.sounds["c"]?.virtualBehavior == .restart)
+        #expect(bank.sounds["d"]?.virtualBehavior == .continue)
+        #expect(bank.sounds["step"]?.virtualBehavior == .kill)
     }
 
     @Test func busesComeParentsFirstWhateverTheDocumentOrder() throws {

@@ -73,7 +73,7 @@ import Testing
         try rig.engine.play(sound, callback: outcome.callback)
         #expect(rig.renderUntil { outcome.ended })
         guard case .fileNotFound(let why)? = outcome.failure else {
-            Issue.record("expected sourceFailed(fileNotFound), got \(outcome.all.map(\.info))")
+            Issue.record("expected voiceFailed(fileNotFound), got \(outcome.all.map(\.info))")
             return
         }
         #expect(why.contains("music.wav") && why.contains("symbolic link"), "\(why)")

@@ -210,7 +210,7 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         // The failure first, then the end of the play, once each.
         #expect(outcome.all.map(\.info).last == .endOfEvent(playing) && outcome.all.count == 2)
         guard case .fileNotFound(let why)? = outcome.failure else {
-            Issue.record("expected sourceFailed(fileNotFound), got \(outcome.all.map(\.info))")
+            Issue.record("expected voiceFailed(fileNotFound), got \(outcome.all.map(\.info))")
             return
         }
         #expect(why.contains(copy))

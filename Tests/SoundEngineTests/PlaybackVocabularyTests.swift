@@ -103,7 +103,7 @@ import Testing
     }
 
     /// A posting's streamed voice whose file vanished tells the posting
-    /// `sourceFailed` naming the file, then its end.
+    /// `voiceFailed` naming the file, then its end.
     @Test func aPostingsFailedStreamIsToldBeforeItsEnd() throws {
         let rig = try ContentRig()
         let file = rig.sineFile("music", seconds: 2)
@@ -117,8 +117,8 @@ import Testing
         #expect(rig.renderUntil { outcome.ended })
         let told = outcome.all.map(\.info)
         #expect(told.count == 2 && told.last == .endOfEvent(posting), "\(told)")
-        guard case .sourceFailed(let id, .fileNotFound(let why))? = told.first else {
-            Issue.record("expected sourceFailed(fileNotFound) first, got \(told)")
+        guard case .voiceFailed(let id, .fileNotFound(let why))? = told.first else {
+            Issue.record("expected voiceFailed(fileNotFound) first, got \(told)")
             return
         }
         #expect(id == posting && why.contains("music.wav"), "\(why)")

@@ -125,6 +125,6 @@ final class PlayOutcome: Sendable {
     var ended: Bool { all.contains { if case .endOfEvent = $0.info { true } else { false } } }
     /// The failure told before the end, if any.
     var failure: SoundEngineError? {
-        all.lazy.compactMap { if case .sourceFailed(_, let e) = $0.info { e } else { nil } }.first
+        all.lazy.compactMap { if case .voiceFailed(_, let e) = $0.info { e } else { nil } }.first
     }
 }

@@ -160,4 +160,57 @@ struct VoiceLimitTests {
         #expect(mixer.isActive(blocker))
         #expect(mixer.statistics.voicesKilledByLimit == 0)
     }
+
+    @Test("a virtual voice that restarts comes back from its start, in phase with a new voice of the same sound")
+    func restartComesBackFromTheStart() throws {
+        let limited = try makeMixer { $0.maxAudibleVoices = 1 }
+        let loop = try limited.loadSound(noise(frames: 4801, seed: 11), name: "noise")
+        let voice = try limited.play(loop, VoiceParameters(loop: true, priority: 40, whenInaudible: .restart))
+        _ = render(limited, frames: 2560)
+        let blocker = try limited.play(
+            try limited.loadSound(constant(0, frames: 4800), name: "silence"), VoiceParameters(loop: true, priority: 90))
+        let held = render(limited, frames: 12_800)
+        #expect(held.left[256...].allSatisfy { $0 == 0 }, "virtual: not mixed")
+        #expect(limited.isActive(voice) && limited.statistics.virtualVoices == 1)
+        try limited.stop(blocker)
+        let back = render(limited, frames: 4096)
+        // The reference: the same sound started afresh, quantum-aligned.
+        let reference = try makeMixer()
+        _ = try reference.play(try reference.loadSound(noise(frames: 4801, seed: 11), name: "noise"), VoiceParameters(loop: true))
+        let fresh = render(reference, frames: 4096)
+        let worst = zip(back.left[64...], fresh.left[64...]).map { abs($0 - $1) }.max()!
+        #expect(worst < 1e-6, "from the start after the de-click fade-in: largest difference \(worst)")
+        #expect(limited.statistics.voicesKilledByLimit == 0)
+    }
+
+    @Test("every slot in use: a voice of higher priority takes the least important one's, which fades out and ends once")
+    func aHigherPriorityVoiceStealsAFullPool() throws {
+        let mixer = try makeMixer { $0.maxVoices = 4 }
+        var low: [VoiceID] = []
+        for (i, priority) in [30, 10, 10, 20].enumerated() {
+            let dc = try mixer.loadSound(constant(0.1 + 0.1 * Float(i), frames: 4800), name: "dc\(i)")
+            low.append(try mixer.play(dc, VoiceParameters(volume: 1, loop: true, priority: priority)))
+        }
+        let before = render(mixer, frames: 1024)
+        let centre: Float = 0.70710678  // a mono voice at the centre: -3 dB on each side
+        #expect(abs(before.left[1000] - 1.0 * centre) < 1e-4, "four voices: 0.1 + 0.2 + 0.3 + 0.4")
+        _ = events(mixer)
+        // The pool is full: an equal or lower priority is refused, a higher one steals.
+        let tone = try loopingSine(mixer, 1000, amplitude: 0.25)
+        #expect(throws: SoundEngineError.self) { try mixer.play(tone, VoiceParameters(loop: true, priority: 10)) }
+        let high = try mixer.play(tone, VoiceParameters(loop: true, priority: 90))
+        // Of the two priority-10 voices the newest (dc2, 0.3) goes.
+        let after = render(mixer, frames: 4096)
+        #expect(maxStep(after.left[...]) < 0.3 / 32 + 0.04, "the stolen voice fades out, no click: \(maxStep(after.left[...]))")
+        #expect(goertzelAmplitude(after.left[1024...], frequency: 1000) > 0.15, "the new voice is heard")
+        let offset = after.left[1024..<4096].reduce(0, +) / 3072
+        #expect(abs(offset - 0.7 * centre) < 0.01, "the others play on (0.1 + 0.2 + 0.4): \(offset)")
+        let ended = events(mixer).compactMap { if case .voiceEnded(let v, _) = $0 { v } else { nil } }
+        #expect(ended == [low[2]], "the taken voice's end, once: \(ended)")
+        _ = render(mixer, frames: 2048)
+        #expect(events(mixer).compactMap { if case .voiceEnded(let v, _) = $0 { v } else { nil } }.isEmpty)
+        #expect(mixer.isActive(high) && !mixer.isActive(low[2]) && mixer.isActive(low[0]))
+        #expect(mixer.statistics.voicesStolen == 1)
+    }
 }
+

@@ -451,18 +451,35 @@ enum { SE_LogLevelDebug = 0, SE_LogLevelInfo = 1, SE_LogLevelWarning = 2, SE_Log
  */
 typedef void (*SE_LogCallback)(SE_LogLevel level, const char *message, void *cookie);
 
+/** What a voice does while the voice limit (max_audible_voices) leaves it out. */
+typedef uint32_t SE_VirtualBehavior;
+enum {
+    /** It ends (fading out over the de-click if it was heard). */
+    SE_VirtualBehaviorKill = 0,
+    /** It goes silent keeping its place in time, and is heard again where it would have been. */
+    SE_VirtualBehaviorContinue = 1,
+    /** It goes silent holding its start, and plays from the beginning when it is heard again. */
+    SE_VirtualBehaviorRestart = 2
+};
+
 /** What an event callback reports (Wwise AkCallbackType bits, for se_post_event's callback_flags). */
 typedef uint32_t SE_CallbackType;
 enum {
     /** The posting has finished: sent exactly once per playing ID (AK_EndOfEvent). */
     SE_CallbackEndOfEvent = 0x1,
     /** A voice of the posting crossed a marker of its sound (AK_Marker). */
-    SE_CallbackMarker = 0x4
+    SE_CallbackMarker = 0x4,
+    /**
+     * A voice of the posting did not play: it could not start (SE_MaxReached:
+     * every voice slot holds a voice of at least its priority) or its
+     * streamed file could not be read; `result` and `message` say which.
+     */
+    SE_CallbackVoiceFailed = 0x10
 };
 
 /** One event callback. */
 typedef struct SE_EventCallbackInfo {
-    /** SE_CallbackEndOfEvent or SE_CallbackMarker. */
+    /** SE_CallbackEndOfEvent, SE_CallbackMarker or SE_CallbackVoiceFailed. */
     SE_CallbackType type;
     /** The posting. */
     uint32_t playing_id;
@@ -472,6 +489,10 @@ typedef struct SE_EventCallbackInfo {
     const char *marker_name;
     /** For a marker: the sound's name; NULL for end of event. */
     const char *sound_name;
+    /** For a failed voice: why (SE_MaxReached, SE_FileNotFound…); SE_Success otherwise. */
+    SE_Result result;
+    /** For a failed voice: the engine's words, naming the sound or file; NULL otherwise. */
+    const char *message;
 } SE_EventCallbackInfo;
 
 /**
@@ -519,7 +540,13 @@ typedef struct SE_InitSettings {
     uint32_t samples_per_frame;
     /** Bytes of the game-to-audio command queue (uCommandQueueSize), 1...64 MiB. Default 256 KiB. */
     uint32_t command_queue_size;
-    /** Voices that can play at once, 1...65536. Default 256. */
+    /**
+     * Voices that can exist at once, heard or virtual (the pool), 1...65536.
+     * Default 256. With every one in use, a new voice takes the place of the
+     * least important voice of lower priority; one of no higher priority
+     * than all of them is not started (SE_CallbackVoiceFailed, or
+     * SE_MaxReached from se_play_sound).
+     */
     uint32_t max_voices;
     /** Buses, the master bus included, 1...1024. Default 32. */
     uint32_t max_buses;
@@ -537,6 +564,12 @@ typedef struct SE_InitSettings {
     void *log_callback_cookie;
     /** The least severe level passed to log_callback. Default SE_LogLevelWarning. */
     SE_LogLevel log_level;
+    /**
+     * Voices mixed at once (Wwise's max-voices limit), 1...max_voices, or 0
+     * (default) for max_voices. Beyond it the voices of lowest priority
+     * follow their virtual behaviour (kill, continue, restart).
+     */
+    uint32_t max_audible_voices;
 } SE_InitSettings;
 
 /**
@@ -870,6 +903,10 @@ typedef struct SE_VoiceParameters {
     int32_t fade_in_ms;
     /** Low-pass cut-off in Hz, 10...24000, or 0 (default) for none. */
     float low_pass_hz;
+    /** Importance against every voice, 0...100. Default 50. */
+    int32_t priority;
+    /** What the voice does while the voice limit leaves it out. Default SE_VirtualBehaviorKill. */
+    SE_VirtualBehavior virtual_behavior;
 } SE_VoiceParameters;
 
 /** The master bus's ID. */

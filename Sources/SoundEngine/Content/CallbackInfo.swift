@@ -24,15 +24,18 @@ extension SoundEngine {
         /// sound crosses them again; markers crossed while a voice is virtual
         /// are skipped.
         case marker(PlayingID, name: String, sound: String)
-        /// A voice's streamed file could not be opened or read (the error
-        /// names the file and why); the voice ends, and ``endOfEvent(_:)``
-        /// follows once the rest of the playing has ended.
-        case sourceFailed(PlayingID, SoundEngineError)
+        /// A voice of it did not play: it could not start (`maxReached`:
+        /// every voice slot holds a voice of at least its priority, and the
+        /// voice limit could free none; the error names the sound), or its
+        /// streamed file could not be opened or read (the error names the
+        /// file and why). ``endOfEvent(_:)`` follows once the rest of the
+        /// playing has ended.
+        case voiceFailed(PlayingID, SoundEngineError)
 
         /// The playing ID the callback is about.
         public var playingID: PlayingID {
             switch self {
-            case .endOfEvent(let id), .marker(let id, _, _), .sourceFailed(let id, _): id
+            case .endOfEvent(let id), .marker(let id, _, _), .voiceFailed(let id, _): id
             }
         }
     }

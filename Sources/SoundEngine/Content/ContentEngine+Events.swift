@@ -186,9 +186,10 @@ extension ContentEngine {
     }
 
     /// Plays a sound or container: every sound it resolves to starts a voice
-    /// of playing ID `id`. A voice the mixer refuses (all voices busy, the
-    /// queue full) is dropped and logged — the post still succeeds, as a
-    /// Wwise voice over the limit does not fail PostEvent.
+    /// of playing ID `id`. A voice the mixer refuses (every slot holds a
+    /// voice of at least its priority, the queue full) is dropped, logged and
+    /// told to the posting's callback (`voiceFailed`) — the post still
+    /// succeeds, as a Wwise voice over the limit does not fail PostEvent.
     private func play(
         _ object: ContentID, _ id: PlayingID, on gameObject: GameObjectID, fadeIn: Duration, start: VoiceStart,
         _ s: inout ContentState
@@ -217,6 +218,12 @@ extension ContentEngine {
                 }
             } catch {
                 log.log(.warning, "sound '\(pick.sound.name)' not played: \(error)")
+                if let callback = s.playings[id]?.callback {
+                    let reason: SoundEngineError =
+                        if case .maxReached(let why) = error { .maxReached("sound '\(pick.sound.name)' not played: \(why)") }
+                        else { error }
+                    s.outbox.append((callback, .voiceFailed(id, reason)))
+                }
                 continue
             }
             v.sent = target

@@ -162,7 +162,7 @@ final class ContentEngine: Sendable {
         state.withLock { s in
             guard let v = s.voices.removeValue(forKey: token) else { return }
             if case .failed(let error) = end, let callback = s.playings[v.playing]?.callback {
-                s.outbox.append((callback, .sourceFailed(v.playing, error)))
+                s.outbox.append((callback, .voiceFailed(v.playing, error)))
             }
             s.tokensByVoice[v.voice] = nil
             s.playings[v.playing]?.voices.remove(token)

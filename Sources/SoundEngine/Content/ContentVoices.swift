@@ -12,7 +12,11 @@ enum ContentVoices {
             start: start)
         p.lowPassHz = mix.lowPassHz
         p.priority = sound.priority
-        p.whenInaudible = sound.virtualBehavior == .resume ? .resume : .kill
+        switch sound.virtualBehavior {
+        case .kill: p.whenInaudible = .kill
+        case .continue: p.whenInaudible = .resume
+        case .restart: p.whenInaudible = .restart
+        }
         return p
     }
 }

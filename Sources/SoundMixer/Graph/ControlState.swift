@@ -13,6 +13,11 @@ struct ControlState {
         var pan: Float = 0
         /// Stream slot of a streamed voice, else -1.
         var stream = -1
+        /// ``VoiceParameters/priority``: a voice of higher priority may take
+        /// this one's slot when every slot is in use.
+        var priority = 50
+        /// Start order (``ControlState/starts``): of equals, the newest is taken.
+        var serial: UInt64 = 0
     }
 
     struct Sound {
@@ -40,6 +45,10 @@ struct ControlState {
     /// Ends found when a slot was reclaimed before its end was reported;
     /// delivered by the next `drainEvents`.
     var unreportedEnds: [(VoiceID, SoundID)] = []
+    /// Voices started so far (the next one's ``Voice/serial``).
+    var starts: UInt64 = 0
+    /// Voices whose slot a voice of higher priority took (pool full).
+    var voicesStolen: UInt64 = 0
     /// `voiceEndsDeferred` as of the last sweep.
     var sweptDeferrals: UInt64 = 0
     var sounds: [Sound?]

@@ -72,4 +72,7 @@ struct VoiceStartCommand: BitwiseCopyable {
     // Computed, not stored: a static stored property is lazily initialised (not allowed on the render path).
     static var loopFlag: UInt8 { @_noLocks @inline(__always) get { 4 } }
     static var resumeFlag: UInt8 { @_noLocks @inline(__always) get { 8 } }
+    /// With ``resumeFlag``: a voice made virtual starts again from its
+    /// beginning when it is audible again (``VoiceLimitBehavior/restart``).
+    static var restartFlag: UInt8 { @_noLocks @inline(__always) get { 16 } }
 }

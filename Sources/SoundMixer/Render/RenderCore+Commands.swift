@@ -65,7 +65,9 @@ extension RenderCore {
         let slot = Int(command.slot)
         guard slot < maxVoices, Int(command.sound) < maxSounds else { return }
         let voice = voices + slot
-        if voice.pointee.phase != .idle { endVoice(slot) }  // cannot happen: the control side reuses ended slots only
+        // A busy slot is a steal: the control side gave the slot of a voice
+        // of lower priority to this one (Mixer.play, pool full).
+        if voice.pointee.phase != .idle { moveAside(slot) }
         var v = RenderVoice()
         v.generation = command.generation
         v.sound = command.sound
@@ -74,6 +76,7 @@ extension RenderCore {
         v.stream = Int32(command.stream)
         v.looping = command.flags & VoiceStartCommand.loopFlag != 0
         v.resumeWhenInaudible = command.flags & VoiceStartCommand.resumeFlag != 0
+        v.restartWhenAudible = command.flags & VoiceStartCommand.restartFlag != 0
         v.priority = command.priority
         startSerial &+= 1
         v.serial = startSerial
@@ -101,6 +104,34 @@ extension RenderCore {
         active[activeCount] = Int32(slot)
         activeCount += 1
         soundVoices[Int(command.sound)] += 1
+    }
+
+    /// Frees `slot` for a new voice: its voice, when heard, carries on in a
+    /// fade slot and fades out over the de-click there (its end unreported:
+    /// the control side reported it when it gave the slot away); a voice
+    /// not heard (virtual, silent, not started) ends at once. With every
+    /// fade slot busy it ends at once too.
+    @_noLocks
+    mutating func moveAside(_ slot: Int) {
+        let v = voices[slot]
+        let heard = v.phase == .playing && !v.isVirtual && v.fade.value > 0 && declickFrames > 0
+        var spare = -1
+        if heard {
+            for f in maxVoices..<(maxVoices + fadeSlots) where voices[f].phase == .idle {
+                spare = f
+                break
+            }
+        }
+        guard spare >= 0 else {
+            endVoice(slot)
+            return
+        }
+        voices[spare] = v
+        let from = filterStates + 4 * slot, to = filterStates + 4 * spare
+        for i in 0..<4 { to[i] = from[i] }
+        active[Int(v.activeIndex)] = Int32(spare)
+        voices[slot].phase = .idle  // its sound, stream and active entry belong to the fade slot now
+        beginStop(voices + spare, fadeFrames: 0)
     }
 
     @_noLocks
@@ -224,6 +255,11 @@ extension RenderCore {
         if v.stream >= 0 {
             streams[Int(v.stream)].shared.pointee.release()
         }
+        if slot >= maxVoices {
+            // A fade slot's voice: its end was reported when its slot was given away.
+            removeActive(Int(v.activeIndex))
+            return
+        }
         // releasing: pairs with the control side's acquiring loads when it
         // looks for a free slot or sweeps for deferred ends; the slot's last
         // use by this thread happened before. Stored before the event is
@@ -233,7 +269,12 @@ extension RenderCore {
             RenderEvent(
                 kind: .voiceEnded, voiceSlot: UInt32(slot), voiceGeneration: v.generation, soundSlot: v.sound,
                 soundGeneration: v.soundGeneration))
-        let index = Int(v.activeIndex)
+        removeActive(Int(v.activeIndex))
+    }
+
+    /// Takes entry `index` out of the active list (the last entry moves there).
+    @_noLocks
+    mutating func removeActive(_ index: Int) {
         activeCount -= 1
         if index != activeCount {
             let moved = active[activeCount]

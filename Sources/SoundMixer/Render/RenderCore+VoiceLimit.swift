@@ -34,9 +34,7 @@ extension RenderCore {
             } else {
                 virtualCount += 1
                 if voice.pointee.phase == .scheduled || voice.pointee.fade.value == 0 || declickFrames == 0 {
-                    voice.pointee.isVirtual = true
-                    voice.pointee.fade = GainRamp(0)
-                    voice.pointee.fadeEnd = .nothing
+                    becomeVirtual(voice)
                 } else {
                     voice.pointee.fade.start(to: 0, over: declickFrames)
                     voice.pointee.fadeEnd = .virtualize
@@ -62,9 +60,23 @@ extension RenderCore {
         }
     }
 
+    /// The voice stops being mixed: silent, virtual. One that restarts when
+    /// audible goes back to its start and holds there.
+    @_noLocks
+    mutating func becomeVirtual(_ voice: UnsafeMutablePointer<RenderVoice>) {
+        voice.pointee.isVirtual = true
+        voice.pointee.fade = GainRamp(0)
+        voice.pointee.fadeEnd = .nothing
+        if voice.pointee.restartWhenAudible {
+            voice.pointee.position = 0
+            voice.pointee.inLoopBody = false
+            rewindMarkers(voice, to: 0)
+        }
+    }
+
     /// A voice that ranks among the audible: a virtual one (or one fading out
     /// to become so) fades back in over the de-click, from where time has
-    /// taken its position.
+    /// taken its position (or from its start, for one that restarts).
     @_noLocks
     func makeAudible(_ voice: UnsafeMutablePointer<RenderVoice>) {
         if voice.pointee.isVirtual {
@@ -127,6 +139,7 @@ extension RenderCore {
         }
         voice.pointee.left.advance(n)
         voice.pointee.right.advance(n)
+        if voice.pointee.restartWhenAudible { return true }  // holds at its start
         let body = voice.pointee.body
         // As renderRuns: the same step, so the position matches a voice that was mixed.
         let ratio = voice.pointee.pitch * body.sampleRate / engineRate

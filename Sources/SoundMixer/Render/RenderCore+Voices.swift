@@ -214,9 +214,9 @@ extension RenderCore {
                     voice.pointee.phase = .paused
                     return true
                 case .virtualize:
-                    // Faded out for the voice limit: silent from here, time still moving.
-                    voice.pointee.fadeEnd = .nothing
-                    voice.pointee.isVirtual = true
+                    // Faded out for the voice limit: silent from here, time still moving
+                    // (or back at its start, for a voice that restarts).
+                    becomeVirtual(voice)
                     return end < quantum ? advanceVirtual(voice, from: end) : true
                 case .nothing:
                     break
@@ -295,6 +295,7 @@ extension RenderCore {
     @_noLocks @inline(__always)
     mutating func postMarker(_ voice: UnsafeMutablePointer<RenderVoice>, index: Int) {
         let v = voice.pointee
+        guard voice - voices < maxVoices else { return }  // a fade slot's voice tells nothing more
         post(
             RenderEvent(
                 kind: .marker, voiceSlot: UInt32(voice - voices), voiceGeneration: v.generation,
@@ -344,10 +345,10 @@ extension RenderCore {
                     voice.pointee.starving = true
                     atomics.pointee.starvations.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
                     let v = voice.pointee
-                    post(
+                    if voice - voices < maxVoices { post(
                         RenderEvent(
                             kind: .streamStarved, voiceSlot: UInt32(voice - voices), voiceGeneration: v.generation,
-                            soundSlot: v.sound, soundGeneration: v.soundGeneration))
+                            soundSlot: v.sound, soundGeneration: v.soundGeneration)) }
                 }
                 break
             }

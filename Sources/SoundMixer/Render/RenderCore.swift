@@ -14,6 +14,10 @@ struct RenderCore {
     // MARK: Fixed at creation
     let quantum: Int
     let maxVoices: Int
+    /// Slots after the `maxVoices` the control side uses, where a voice
+    /// another one takes the place of fades out over the de-click (voice
+    /// stealing, ``startVoice(_:)``); their ends are not reported.
+    let fadeSlots: Int
     let maxBuses: Int
     let maxSounds: Int
     let declickFrames: Int
@@ -153,6 +157,9 @@ extension RenderCore {
     static var lowPassBatch: Int { @_noLocks @inline(__always) get { 16 } }
 
     /// Allocates and initialises a core for `configuration` (validated).
+    /// How many voices can fade out at once while others take their slots.
+    static let fadeSlotCount = 16
+
     static func make(_ configuration: MixerConfiguration, commandSlots: Int) -> UnsafeMutablePointer<RenderCore> {
         let c = configuration
         func table<T>(_ count: Int, _ value: T) -> UnsafeMutablePointer<T> {
@@ -195,14 +202,16 @@ extension RenderCore {
         let core = UnsafeMutablePointer<RenderCore>.allocate(capacity: 1)
         core.initialize(
             to: RenderCore(
-                quantum: c.quantumFrames, maxVoices: c.maxVoices, maxBuses: c.maxBuses, maxSounds: c.maxSounds,
+                quantum: c.quantumFrames, maxVoices: c.maxVoices, fadeSlots: Self.fadeSlotCount,
+                maxBuses: c.maxBuses, maxSounds: c.maxSounds,
                 declickFrames: c.declickFrames,
                 meterWindowQuanta: max(1, (c.meterWindowFrames + c.quantumFrames - 1) / c.quantumFrames),
                 kernels: kernels,
                 commands: SPSCRing(capacity: commandSlots), events: SPSCRing(capacity: c.eventQueueCapacity),
                 atomics: shared,
-                voices: table(c.maxVoices, RenderVoice()), active: table(c.maxVoices, Int32(0)),
-                voiceEnded: atomics(c.maxVoices), filterStates: table(4 * c.maxVoices, Float(0)),
+                voices: table(c.maxVoices + Self.fadeSlotCount, RenderVoice()),
+                active: table(c.maxVoices + Self.fadeSlotCount, Int32(0)),
+                voiceEnded: atomics(c.maxVoices), filterStates: table(4 * (c.maxVoices + Self.fadeSlotCount), Float(0)),
                 voiceScratch: voiceScratch, batchedLowPass: c.batchedLowPass, batchRows: batchRows,
                 batchLanes: table(lowPassBatch, blankLane), batchEntries: table(lowPassBatch, BatchEntry()),
                 sharedLowPass: c.sharedLowPass && bank.capacity > 0, bankBands: bank.bands,
@@ -213,7 +222,7 @@ extension RenderCore {
                 bankLive: table(bank.capacity, Int16(0)),
                 bankFree: bank.free, bankFreeCount: bank.capacity,
                 bankLanes: table(2 * bank.capacity, blankLane),
-                maxAudible: c.maxAudibleVoices, rankScratch: table(c.maxVoices, RankEntry()),
+                maxAudible: c.maxAudibleVoices, rankScratch: table(c.maxVoices + Self.fadeSlotCount, RankEntry()),
                 sounds: table(c.maxSounds, SoundBody.empty), soundVoices: table(c.maxSounds, Int32(0)),
                 soundUnloading: table(c.maxSounds, UInt32(0)), soundReleased: atomics(c.maxSounds),
                 streams: streams, maxStreams: c.maxStreams,

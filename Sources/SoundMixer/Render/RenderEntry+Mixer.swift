@@ -74,9 +74,7 @@ extension RenderCore {
                 endVoice(slot)  // the last active voice moved into index i
             } else {
                 if voices[slot].fadeEnd == .virtualize {  // faded out for the voice limit: virtual now
-                    voices[slot].fadeEnd = .nothing
-                    voices[slot].isVirtual = true
-                    voices[slot].fade = GainRamp(0)
+                    becomeVirtual(voices + slot)
                 }
                 i += 1
             }

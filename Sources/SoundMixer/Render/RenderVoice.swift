@@ -41,6 +41,9 @@ struct RenderVoice: BitwiseCopyable {
     var isVirtual = false
     /// Made virtual rather than killed when the voice limit leaves it out.
     var resumeWhenInaudible = false
+    /// With `resumeWhenInaudible`: virtual, it holds its place at the start,
+    /// and plays from there when it is audible again.
+    var restartWhenAudible = false
     /// Voice-limit priority, 0…100.
     var priority: UInt8 = 50
     var quality: UInt8 = 0
