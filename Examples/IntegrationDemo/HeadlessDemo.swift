@@ -287,7 +287,7 @@ final class CommandRunner {
             switch callback {
             case .endOfEvent(let id): input.yield(.eventEnded(id))
             case .marker(let id, let name, let sound): input.yield(.marker(id, name: name, sound: sound))
-            case .voiceFailed: break  // the engine logs it; the posting's end follows
+            case .voiceFailed, .duration: break  // the engine logs a failure; the posting's end follows
             }
         }
         postings[playing] = (event, banks.mayLoop(event: event))

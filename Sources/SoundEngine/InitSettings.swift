@@ -36,7 +36,7 @@ public struct InitSettings: Sendable {
     /// follow their sound's `virtualBehavior`: `kill` ends them, `continue`
     /// keeps their place in time and brings them back where they would have
     /// been, `restart` brings them back from their start (docs/content-engine.md,
-    /// "Voice limit"). Plays of ``SoundEngine/play(_:on:_:callback:)`` have
+    /// "Voice limit"). Plays of ``SoundEngine/play(_:on:_:callbackTypes:callback:)`` have
     /// priority 50 and are killed. Fixed at initialize.
     public var maxAudibleVoices: Int? = nil
     /// Buses, including the master bus. Default 32.

@@ -9,5 +9,6 @@ package typealias BankID = SoundEngine.BankID
 package typealias Vector3 = SoundEngine.Vector3
 package typealias Orientation = SoundEngine.Orientation
 package typealias CallbackInfo = SoundEngine.CallbackInfo
+package typealias CallbackTypes = SoundEngine.CallbackTypes
 package typealias PlayParameters = SoundEngine.PlayParameters
 package typealias ApplicationState = SoundEngine.ApplicationState

@@ -2,7 +2,7 @@ public import SoundMixer
 package import SoundCore
 
 extension SoundEngine {
-    /// How ``SoundEngine/play(_:on:_:callback:)`` starts a sound. Defaults:
+    /// How ``SoundEngine/play(_:on:_:callbackTypes:callback:)`` starts a sound. Defaults:
     /// unity volume, centre, original pitch, no loop, no fade-in, no delay,
     /// the sound's own resampler, no low-pass filter.
     ///

@@ -93,7 +93,8 @@ final class Playback: Sendable {
                 try SoundFileDecoder(path: path, in: folder)
             }
             return try mixer.loadStream(
-                name: path, quality: quality, markers: frames, frames: format.frameCount, open: open)
+                name: path, quality: quality, markers: frames, frames: format.frameCount, sampleRate: format.sampleRate,
+                open: open)
         }
         let audio = try SoundFileDecoder.decode(path: path)
         // A float file may hold NaN or infinities: refused before they reach the mix.
@@ -213,6 +214,33 @@ final class Playback: Sendable {
 
     /// Whether a voice is still playing (or paused) rather than ended.
     func isPlaying(_ voice: VoiceID) -> Bool { mixer.isActive(voice) }
+
+    /// Moves a voice in its source (``Mixer/seek(_:to:)``).
+    func seek(_ voice: VoiceID, to target: Mixer.SeekTarget) throws(SoundEngineError) {
+        try checkAlive()
+        try mixer.seek(voice, to: target)
+    }
+
+    /// Where a voice is in its source, as of the last quantum mixed; `nil`
+    /// once it has ended.
+    func playPosition(_ voice: VoiceID) -> Duration? {
+        guard let (frame, rate) = mixer.position(of: voice), rate > 0 else { return nil }
+        return Self.duration(frames: frame, sampleRate: rate)
+    }
+
+    /// A loaded sound's name, length (`nil` for a stream whose header does
+    /// not say) and whether it streams.
+    func soundInfo(_ sound: SoundID) -> (name: String, length: Duration?, streaming: Bool)? {
+        guard let info = mixer.soundInfo(sound) else { return nil }
+        let length = info.frames.flatMap { info.sampleRate > 0 ? Self.duration(frames: $0, sampleRate: info.sampleRate) : nil }
+        return (info.name, length, info.streaming)
+    }
+
+    /// `frames` at `sampleRate` as a time, to the nanosecond (no trap: both are the engine's).
+    static func duration(frames: Int, sampleRate: Int) -> Duration {
+        let seconds = Int64(frames / sampleRate), rest = Int64(frames % sampleRate)
+        return .seconds(seconds) + .nanoseconds(rest * 1_000_000_000 / Int64(sampleRate))
+    }
 
     // MARK: Buses
 

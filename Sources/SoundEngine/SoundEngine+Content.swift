@@ -92,20 +92,25 @@ extension SoundEngine {
     /// runs — or any later content call runs first, so calls take effect in
     /// the order they were made (docs/content-engine.md, "Queued posting").
     ///
-    /// - Parameter callback: told ``CallbackInfo/endOfEvent(_:)`` exactly
-    ///   once, when every voice of the posting has ended and no delayed
-    ///   action is left (at once for an event that plays nothing), and
-    ///   ``CallbackInfo/marker(_:name:sound:)`` as its voices cross their
-    ///   sounds' markers; on the engine's event thread, outside every lock.
+    /// - Parameters:
+    ///   - callbackTypes: which ``CallbackInfo`` cases `callback` is told
+    ///     (Wwise `in_uFlags`); by default its end, markers and failed
+    ///     voices; add ``CallbackTypes/duration`` for each voice's length.
+    ///   - callback: told ``CallbackInfo/endOfEvent(_:)`` exactly
+    ///     once, when every voice of the posting has ended and no delayed
+    ///     action is left (at once for an event that plays nothing), and
+    ///     ``CallbackInfo/marker(_:name:sound:)`` as its voices cross their
+    ///     sounds' markers; on the engine's event thread, outside every lock.
     /// - Throws: `idNotFound` for an unknown event or an unregistered game
     ///   object; `invalidParameter` for an invalid game object ID. A voice
     ///   the mixer cannot start (all voices busy) is skipped and logged; the
     ///   post still succeeds, as in Wwise.
     @discardableResult
     public static func postEvent(
-        _ event: ContentReference, on object: GameObjectID, callback: (@Sendable (CallbackInfo) -> Void)? = nil
+        _ event: ContentReference, on object: GameObjectID, callbackTypes: CallbackTypes = .default,
+        callback: (@Sendable (CallbackInfo) -> Void)? = nil
     ) throws(SoundEngineError) -> PlayingID {
-        try current.postEvent(event, on: object, callback: callback)
+        try current.postEvent(event, on: object, callbackTypes: callbackTypes, callback: callback)
     }
 
     /// Stops every posting on one game object (Wwise `StopAll(gameObject)`),
@@ -148,6 +153,35 @@ extension SoundEngine {
         -> Double
     {
         try current.rtpcValue(rtpc, on: object)
+    }
+
+    /// Sets a game parameter for one posting's voices only (Wwise
+    /// `SetRTPCValueByPlayingID`): it overrides the game object's and the
+    /// global value for them, and moves from the value they hear now over
+    /// `ramp`. Voices the posting's delayed actions start later hear it too.
+    /// An ended posting is ignored.
+    /// - Throws: `idNotFound` for an unknown RTPC; `invalidParameter` for a
+    ///   play's ID (only a posting's voices follow RTPCs), a NaN or infinite
+    ///   `value`, or a `ramp` negative or over an hour.
+    public static func setRTPCValue(
+        _ rtpc: ContentReference, _ value: Double, on playing: PlayingID, ramp: Duration = .zero
+    ) throws(SoundEngineError) {
+        try current.setRTPCValue(rtpc, value, on: playing, ramp: ramp)
+    }
+
+    /// Forgets a posting's own value (Wwise `ResetRTPCValue` with a playing
+    /// ID): its voices follow their game object's or the global value again.
+    /// An ended posting is ignored.
+    public static func resetRTPCValue(_ rtpc: ContentReference, on playing: PlayingID) throws(SoundEngineError) {
+        try current.resetRTPCValue(rtpc, on: playing)
+    }
+
+    /// The value a posting's voices hear now: its own, else its game
+    /// object's, else the global, else the default.
+    /// - Throws: `idNotFound` for an unknown RTPC or a posting that has
+    ///   ended; `invalidParameter` for a play's ID.
+    public static func rtpcValue(_ rtpc: ContentReference, on playing: PlayingID) throws(SoundEngineError) -> Double {
+        try current.rtpcValue(rtpc, on: playing)
     }
 
     // MARK: States and switches

@@ -7,7 +7,7 @@ extension SoundEngine {
     // MARK: Sounds
 
     /// Loads a sound file (WAV, FLAC, Ogg Vorbis, Opus, MP3 — what libsndfile
-    /// decodes) for ``play(_:on:_:callback:)``.
+    /// decodes) for ``play(_:on:_:callbackTypes:callback:)``.
     ///
     /// - Parameters:
     ///   - streaming: `false` (default) decodes the whole file into memory now;
@@ -51,11 +51,15 @@ extension SoundEngine {
 
     /// Plays a sound on `bus`, directly (no bank, no game object): one voice.
     ///
-    /// - Parameter callback: told ``CallbackInfo/endOfEvent(_:)`` exactly
-    ///   once when the voice ends — played out, stopped, its sound unloaded,
-    ///   its stream failed (``CallbackInfo/voiceFailed(_:_:)`` first), or
-    ///   the engine terminated — on the engine's event thread, never the
-    ///   render thread, however many voices end at once. It may call the engine.
+    /// - Parameters:
+    ///   - callbackTypes: which ``CallbackInfo`` cases `callback` is told, as
+    ///     for ``postEvent(_:on:callbackTypes:callback:)``; add
+    ///     ``CallbackTypes/duration`` for the sound's length when it starts.
+    ///   - callback: told ``CallbackInfo/endOfEvent(_:)`` exactly
+    ///     once when the voice ends — played out, stopped, its sound unloaded,
+    ///     its stream failed (``CallbackInfo/voiceFailed(_:_:)`` first), or
+    ///     the engine terminated — on the engine's event thread, never the
+    ///     render thread, however many voices end at once. It may call the engine.
     /// - Returns: the play's ``PlayingID``, for ``stop(_:fade:)``,
     ///   ``setVolume(_:_:ramp:)`` and the rest.
     /// - Throws: `idNotFound` for an unknown sound or bus; `invalidParameter`
@@ -65,9 +69,9 @@ extension SoundEngine {
     @discardableResult
     public static func play(
         _ sound: SoundID, on bus: BusID = .master, _ parameters: PlayParameters = PlayParameters(),
-        callback: (@Sendable (CallbackInfo) -> Void)? = nil
+        callbackTypes: CallbackTypes = .default, callback: (@Sendable (CallbackInfo) -> Void)? = nil
     ) throws(SoundEngineError) -> PlayingID {
-        try current.play(sound, on: bus, parameters, callback: callback)
+        try current.play(sound, on: bus, parameters, callbackTypes: callbackTypes, callback: callback)
     }
 
     /// Stops a play or a posting (Wwise `StopPlayingID`), fading out over
@@ -104,6 +108,44 @@ extension SoundEngine {
     /// Whether a play or posting has not ended yet (a paused one has not).
     public static func isPlaying(_ playing: PlayingID) throws(SoundEngineError) -> Bool {
         try current.isPlaying(playing)
+    }
+
+    /// Moves a play, or every voice of a posting that has started, to
+    /// `position` from the start of its sound (Wwise `SeekOnEvent` in
+    /// milliseconds; FMOD `setTimelinePosition`), at the sound's own rate
+    /// (pitch does not scale it). The jump is click-free: the old place
+    /// fades out over the de-click as the new one fades in, from the next
+    /// render quantum. A looping sound's position past its end wraps into its
+    /// loop region; a one-shot's at or past its end stops it. A streamed
+    /// sound re-reads from there and is silent until its buffer is filled
+    /// again (a few milliseconds; `streamStarved` never reports it). A paused
+    /// one stays paused at the new place. An ended playing ID is ignored.
+    /// - Throws: `invalidParameter` naming `position` when it is negative or
+    ///   over an hour; `maxReached` when a streamed sound needs a stream
+    ///   buffer and all are playing; `commandQueueFull`. A posting's voices
+    ///   that could move have moved when one of them throws.
+    public static func seek(_ playing: PlayingID, to position: Duration) throws(SoundEngineError) {
+        try current.seek(playing, to: position)
+    }
+
+    /// Moves a play, or every voice of a posting, to `fraction` (0…1) of its
+    /// sound's length (Wwise `SeekOnEvent` with `in_fPercent`, which is also
+    /// 0…1): 0.5 is half-way through each voice's own sound. Otherwise as
+    /// ``seek(_:to:)``.
+    /// - Throws: `invalidParameter` naming the fraction when it is NaN or
+    ///   outside 0…1, or a streamed sound whose length its file does not
+    ///   say; otherwise as ``seek(_:to:)``.
+    public static func seek(_ playing: PlayingID, toFraction fraction: Double) throws(SoundEngineError) {
+        try current.seek(playing, toFraction: fraction)
+    }
+
+    /// Where a play, or a posting's first voice still playing, is in its
+    /// sound (Wwise `GetSourcePlayPosition`), as of the last render quantum
+    /// mixed: a looping sound's position within its current lap. `nil` once
+    /// it has ended, and for a posting with no voice yet (only delayed
+    /// actions). Reading it costs a lock the render thread never takes.
+    public static func playPosition(_ playing: PlayingID) throws(SoundEngineError) -> Duration? {
+        try current.playPosition(playing)
     }
 
     /// Sets a play's linear volume (0…16), ramped over `ramp` (`.zero`: one

@@ -2,6 +2,7 @@ package import SoundBackend
 package import SoundCore
 package import SoundMixer
 import SoundDecoding
+import Synchronization
 
 /// Sounds, plays, buses and meters; each member is the one the façade
 /// member of the same name forwards to, and is documented there.
@@ -29,23 +30,35 @@ extension SoundEngineInstance {
 
     // MARK: Plays
 
-    /// ``SoundEngine/play(_:on:_:callback:)``.
+    /// ``SoundEngine/play(_:on:_:callbackTypes:callback:)``.
     @discardableResult
     package func play(
         _ sound: SoundID, on bus: BusID = .master, _ parameters: SoundEngine.PlayParameters = .init(),
-        callback: (@Sendable (SoundEngine.CallbackInfo) -> Void)? = nil
+        callbackTypes: SoundEngine.CallbackTypes = .default, callback: (@Sendable (SoundEngine.CallbackInfo) -> Void)? = nil
     ) throws(SoundEngineError) -> SoundEngine.PlayingID {
         let voiceParameters = try parameters.voiceParameters()
-        var completion: VoiceCompletion?
-        if let callback {
-            completion = { (voice: VoiceID, end: VoiceEnd) in
-                let id = SoundEngine.PlayingID(voice: voice)
-                if case .failed(let error) = end { callback(.voiceFailed(id, error)) }
-                callback(.endOfEvent(id))
-            }
+        guard let callback = filtered(callback, callbackTypes) else {
+            return SoundEngine.PlayingID(voice: try playback.play(sound, on: bus, voiceParameters, completion: nil))
         }
-        return SoundEngine.PlayingID(
-            voice: try playback.play(sound, on: bus, voiceParameters, completion: completion))
+        // The duration callback goes out through the content outbox (the
+        // event thread's next poll), or first thing in the completion when
+        // the voice ends before that: whichever comes first sends it, once.
+        let info = callbackTypes.contains(.duration) ? playback.soundInfo(sound) : nil
+        let started = StartOnce()
+        let duration = { @Sendable (id: SoundEngine.PlayingID) -> SoundEngine.CallbackInfo? in
+            info.map { .duration(id, sound: $0.name, length: $0.length, streaming: $0.streaming) }
+        }
+        let completion: VoiceCompletion = { (voice: VoiceID, end: VoiceEnd) in
+            let id = SoundEngine.PlayingID(voice: voice)
+            if started.take(), let message = duration(id) { callback(message) }
+            if case .failed(let error) = end { callback(.voiceFailed(id, error)) }
+            callback(.endOfEvent(id))
+        }
+        let id = SoundEngine.PlayingID(voice: try playback.play(sound, on: bus, voiceParameters, completion: completion))
+        if let message = duration(id) {
+            content.post({ message in if started.take() { callback(message) } }, message)
+        }
+        return id
     }
 
     /// The voice of a play, or why `playing` (a posting) has none for `call`.
@@ -97,6 +110,33 @@ extension SoundEngineInstance {
         try checkAlive()
         if let voice = playing.voice { return playback.isPlaying(voice) }
         return content.isPlaying(playing)
+    }
+
+    /// ``SoundEngine/seek(_:to:)``.
+    package func seek(_ playing: SoundEngine.PlayingID, to position: Duration) throws(SoundEngineError) {
+        try seek(playing, .time(position))
+    }
+
+    /// ``SoundEngine/seek(_:toFraction:)``.
+    package func seek(_ playing: SoundEngine.PlayingID, toFraction fraction: Double) throws(SoundEngineError) {
+        try seek(playing, .fraction(fraction))
+    }
+
+    private func seek(_ playing: SoundEngine.PlayingID, _ target: Mixer.SeekTarget) throws(SoundEngineError) {
+        try Mixer.check(target)
+        if let voice = playing.voice {
+            do { try playback.seek(voice, to: target) } catch .idNotFound { try checkAlive() }  // it ended meanwhile
+        } else {
+            try checkAlive()
+            try content.seek(playing, to: target)
+        }
+    }
+
+    /// ``SoundEngine/playPosition(_:)``.
+    package func playPosition(_ playing: SoundEngine.PlayingID) throws(SoundEngineError) -> Duration? {
+        try checkAlive()
+        if let voice = playing.voice { return playback.playPosition(voice) }
+        return content.playPosition(playing)
     }
 
     /// ``SoundEngine/setVolume(_:_:ramp:)``.
@@ -206,4 +246,12 @@ extension SoundEngine {
             self.output = output
         }
     }
+}
+
+/// Which of two paths sends a play's duration callback: the first to ask.
+private final class StartOnce: Sendable {
+    private let sent = Mutex(false)
+
+    /// `true` the first time only.
+    func take() -> Bool { sent.withLock { sent in defer { sent = true }; return !sent } }
 }

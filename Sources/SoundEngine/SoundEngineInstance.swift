@@ -362,7 +362,7 @@ extension SoundEngine {
 }
 
 /// How a voice ended, as its completion is told (``Playback``'s callers: the
-/// content engine, and the façade's ``SoundEngine/play(_:on:_:callback:)``,
+/// content engine, and the façade's ``SoundEngine/play(_:on:_:callbackTypes:callback:)``,
 /// which tells the game a ``SoundEngine/CallbackInfo``).
 enum VoiceEnd: Sendable, Hashable {
     /// It played to its end, was stopped, or its sound was unloaded.

@@ -69,6 +69,13 @@ enum Argument {
     }
 
     /// A fade, ramp or interpolation time in milliseconds, 0…SE_MAX_DURATION_MS.
+    /// A time the engine reports, in whole milliseconds for C (saturating:
+    /// no sound is 24 days long, but nothing may trap).
+    static func milliseconds(_ time: Duration) -> Int32 {
+        let ms = (TimeArgument.seconds(time) * 1000).rounded(.down)
+        return ms >= Double(Int32.max) ? .max : (ms <= 0 ? 0 : Int32(ms))
+    }
+
     static func milliseconds(_ value: Int32, _ name: StaticString, _ function: StaticString = #function)
         throws(SoundEngineError) -> Duration
     {

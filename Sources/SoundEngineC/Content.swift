@@ -106,7 +106,8 @@ private func eventCallback(
     let end = UInt32(SE_CallbackEndOfEvent)
     let marker = UInt32(SE_CallbackMarker)
     let failed = UInt32(SE_CallbackVoiceFailed)
-    try Argument.mask(flags, known: end | marker | failed, "callback_flags", function)
+    let duration = UInt32(SE_CallbackDuration)
+    try Argument.mask(flags, known: end | marker | failed | duration, "callback_flags", function)
     guard flags != 0, let c = CCallback(callback, cookie) else { return nil }
     return { event in
         switch event {
@@ -114,7 +115,7 @@ private func eventCallback(
             guard flags & end != 0 else { return }
             var info = SE_EventCallbackInfo(
                 type: end, playing_id: UInt32(truncatingIfNeeded: playing.rawValue), game_object: object.rawValue, marker_name: nil,
-                sound_name: nil, result: SE_Result(SE_Success), message: nil)
+                sound_name: nil, result: SE_Result(SE_Success), message: nil, duration_ms: 0, streaming: false)
             c.function(&info, c.cookie)
         case .marker(let playing, let name, let sound):
             guard flags & marker != 0 else { return }
@@ -122,7 +123,8 @@ private func eventCallback(
                 sound.withCString { sound in
                     var info = SE_EventCallbackInfo(
                         type: marker, playing_id: UInt32(truncatingIfNeeded: playing.rawValue), game_object: object.rawValue, marker_name: name,
-                        sound_name: sound, result: SE_Result(SE_Success), message: nil)
+                        sound_name: sound, result: SE_Result(SE_Success), message: nil, duration_ms: 0,
+                        streaming: false)
                     c.function(&info, c.cookie)
                 }
             }
@@ -131,7 +133,18 @@ private func eventCallback(
             error.reason.withCString { message in
                 var info = SE_EventCallbackInfo(
                     type: failed, playing_id: UInt32(truncatingIfNeeded: playing.rawValue), game_object: object.rawValue,
-                    marker_name: nil, sound_name: nil, result: error.akResult, message: message)
+                    marker_name: nil, sound_name: nil, result: error.akResult, message: message, duration_ms: 0,
+                    streaming: false)
+                c.function(&info, c.cookie)
+            }
+        case .duration(let playing, let sound, let length, let streaming):
+            guard flags & duration != 0 else { return }
+            sound.withCString { sound in
+                var info = SE_EventCallbackInfo(
+                    type: duration, playing_id: UInt32(truncatingIfNeeded: playing.rawValue),
+                    game_object: object.rawValue, marker_name: nil, sound_name: sound, result: SE_Result(SE_Success),
+                    message: nil, duration_ms: length.map { TimeArgument.seconds($0) * 1000 } ?? -1,
+                    streaming: streaming)
                 c.function(&info, c.cookie)
             }
         }
@@ -150,7 +163,9 @@ public func se_post_event(
         let callback = try eventCallback(callback_flags, callback, cookie, object, #function)
         out.pointee = try withGameObject(object) { () throws(SoundEngineError) in
             UInt32(
-                truncatingIfNeeded: try SoundEngine.postEvent(.init(event), on: object, callback: callback).rawValue)
+                truncatingIfNeeded: try SoundEngine.postEvent(
+                    .init(event), on: object, callbackTypes: SoundEngine.CallbackTypes(rawValue: callback_flags), callback: callback
+                ).rawValue)
         }
     }
 }
@@ -166,7 +181,9 @@ public func se_post_event_by_id(
         let callback = try eventCallback(callback_flags, callback, cookie, object, #function)
         out.pointee = try withGameObject(object) { () throws(SoundEngineError) in
             UInt32(
-                truncatingIfNeeded: try SoundEngine.postEvent(.id(event_id), on: object, callback: callback).rawValue)
+                truncatingIfNeeded: try SoundEngine.postEvent(
+                    .id(event_id), on: object, callbackTypes: SoundEngine.CallbackTypes(rawValue: callback_flags), callback: callback
+                ).rawValue)
         }
     }
 }
@@ -199,6 +216,63 @@ public func se_stop_all_on_game_object(_ game_object: UInt64, _ fade_out_ms: Int
 @c @implementation
 public func se_is_playing(_ playing_id: UInt32) -> Bool {
     playing_id != 0 && (try? SoundEngine.isPlaying(PlayingID(posting: playing_id))) == true
+}
+
+/// A posting's ID from C: 0 names none.
+private func posting(_ playing_id: UInt32, _ function: StaticString = #function) throws(SoundEngineError) -> PlayingID {
+    guard playing_id != 0 else { throw Argument.invalid(function, "playing_id 0 is never a posting") }
+    return PlayingID(posting: playing_id)
+}
+
+/// Runs `body` with the posting `playing_id` names and the time `ms` checked.
+private func onPosting(
+    _ playing_id: UInt32, _ ms: Int32, _ name: StaticString, _ function: StaticString = #function,
+    _ body: (PlayingID, Duration) throws(SoundEngineError) -> Void
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let id = try posting(playing_id, function)
+        try body(id, Argument.milliseconds(ms, name, function))
+    }
+}
+
+@c @implementation
+public func se_pause_playing_id(_ playing_id: UInt32, _ fade_ms: Int32) -> SE_Result {
+    onPosting(playing_id, fade_ms, "fade_ms") { id, fade throws(SoundEngineError) in try SoundEngine.pause(id, fade: fade) }
+}
+
+@c @implementation
+public func se_resume_playing_id(_ playing_id: UInt32, _ fade_ms: Int32) -> SE_Result {
+    onPosting(playing_id, fade_ms, "fade_ms") { id, fade throws(SoundEngineError) in try SoundEngine.resume(id, fade: fade) }
+}
+
+@c @implementation
+public func se_seek_on_playing_id(_ playing_id: UInt32, _ position_ms: Int32) -> SE_Result {
+    onPosting(playing_id, position_ms, "position_ms") { id, position throws(SoundEngineError) in
+        try SoundEngine.seek(id, to: position)
+    }
+}
+
+@c @implementation
+public func se_seek_on_playing_id_fraction(_ playing_id: UInt32, _ fraction: Float) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let id = try posting(playing_id)
+        guard fraction.isFinite, fraction >= 0, fraction <= 1 else {
+            throw Argument.invalid(#function, "fraction = \(fraction): must be 0…1")
+        }
+        try SoundEngine.seek(id, toFraction: Double(fraction))
+    }
+}
+
+@c @implementation
+public func se_get_source_play_position(_ playing_id: UInt32, _ position_ms: UnsafeMutablePointer<Int32>?) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let id = try posting(playing_id)
+        let out = try Argument.required(position_ms, "position_ms")
+        guard let position = try SoundEngine.playPosition(id) else {
+            throw .idNotFound("se_get_source_play_position: playing_id \(playing_id) has ended or has no voice yet")
+        }
+        out.pointee = Argument.milliseconds(position)
+    }
 }
 
 // MARK: RTPCs
@@ -254,6 +328,39 @@ public func se_get_rtpc_value(
         out.pointee = try withGameObject(scope) { () throws(SoundEngineError) in
             try SoundEngine.rtpcValue(.init(name), on: scope)
         }
+    }
+}
+
+@c @implementation
+public func se_set_rtpc_value_by_playing_id(
+    _ rtpc_name: UnsafePointer<CChar>?, _ value: Double, _ playing_id: UInt32, _ interpolation_ms: Int32
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let name = try Argument.string(rtpc_name, "rtpc_name")
+        try Argument.finite(value, "value")
+        let id = try posting(playing_id)
+        let time = try Argument.milliseconds(interpolation_ms, "interpolation_ms")
+        try SoundEngine.setRTPCValue(.init(name), value, on: id, ramp: time)
+    }
+}
+
+@c @implementation
+public func se_reset_rtpc_value_by_playing_id(_ rtpc_name: UnsafePointer<CChar>?, _ playing_id: UInt32) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let name = try Argument.string(rtpc_name, "rtpc_name")
+        try SoundEngine.resetRTPCValue(.init(name), on: posting(playing_id))
+    }
+}
+
+@c @implementation
+public func se_get_rtpc_value_by_playing_id(
+    _ rtpc_name: UnsafePointer<CChar>?, _ playing_id: UInt32, _ value: UnsafeMutablePointer<Double>?
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let name = try Argument.string(rtpc_name, "rtpc_name")
+        let id = try posting(playing_id)
+        let out = try Argument.required(value, "value")
+        out.pointee = try SoundEngine.rtpcValue(.init(name), on: id)
     }
 }
 

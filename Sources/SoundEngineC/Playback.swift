@@ -117,7 +117,7 @@ public func se_play_sound(
                     } else {
                         c.function(pending.value, SE_Result(SE_Success), nil, c.cookie)
                     }
-                case .marker: break
+                case .marker, .duration: break
                 }
             }
         }
@@ -161,6 +161,25 @@ public func se_pause_voice(_ voice: UInt64, _ fade_ms: Int32) -> SE_Result {
 @c @implementation
 public func se_resume_voice(_ voice: UInt64, _ fade_ms: Int32) -> SE_Result {
     onVoice(voice, fade_ms, "fade_ms") { id, fade throws(SoundEngineError) in try SoundEngine.resume(id, fade: fade) }
+}
+
+@c @implementation
+public func se_seek_voice(_ voice: UInt64, _ position_ms: Int32) -> SE_Result {
+    onVoice(voice, position_ms, "position_ms") { id, position throws(SoundEngineError) in
+        try SoundEngine.seek(id, to: position)
+    }
+}
+
+@c @implementation
+public func se_get_voice_position(_ voice: UInt64, _ position_ms: UnsafeMutablePointer<Int32>?) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let out = try Argument.required(position_ms, "position_ms")
+        let id = try Handles.playing(voice)
+        guard let position = try SoundEngine.playPosition(id) else {
+            throw Argument.invalid(#function, "voice 0x\(String(voice, radix: 16)) has ended")
+        }
+        out.pointee = Argument.milliseconds(position)
+    }
 }
 
 @c @implementation

@@ -34,7 +34,7 @@ extension Mixer {
                 let generation = state.soundGenerations[slot]
                 state.sounds[slot] = ControlState.Sound(
                     name: name, generation: generation, content: .memory(storage), canLoop: loop != nil,
-                    quality: quality)
+                    quality: quality, frames: audio.frameCount, sampleRate: audio.sampleRate)
                 return SoundID(slot: UInt32(slot), generation: generation)
             }
         } catch {
@@ -62,7 +62,7 @@ extension Mixer {
     ///   loaded; `invalidParameter` for markers without a length or outside it.
     package func loadStream(
         name: String, quality: ResamplerQuality = .linear, markers: [Int] = [], frames: Int? = nil,
-        open: @escaping AudioSourceOpener
+        sampleRate: Int = 0, open: @escaping AudioSourceOpener
     ) throws(SoundEngineError) -> SoundID {
         var sorted: [Int] = []
         if !markers.isEmpty {
@@ -75,18 +75,18 @@ extension Mixer {
             let slot = try takeSoundSlot(&state)
             var body = SoundBody.empty
             var allocation: SoundArena.Allocation? = nil
-            if !sorted.isEmpty, let frames {
+            if let frames, frames > 0 { body.sourceFrames = frames }  // where a looping stream's position wraps
+            if !sorted.isEmpty {
                 let memory = state.arena.allocate(sorted.count * MemoryLayout<Int32>.stride)
                 body.markers = SoundStorage.store(markers: sorted, at: memory.memory)
                 body.markerCount = sorted.count
-                body.sourceFrames = frames
                 allocation = memory
             }
             core.pointee.sounds[slot] = body
             let generation = state.soundGenerations[slot]
             state.sounds[slot] = ControlState.Sound(
                 name: name, generation: generation, content: .stream(open, markers: allocation), canLoop: true,
-                quality: quality)
+                quality: quality, frames: frames, sampleRate: sampleRate)
             return SoundID(slot: UInt32(slot), generation: generation)
         }
     }

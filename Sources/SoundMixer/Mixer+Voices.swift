@@ -99,7 +99,7 @@ extension Mixer {
             state.starts &+= 1
             state.voices[slot] = ControlState.Voice(
                 generation: generation, inUse: true, sound: sound, volume: p.volume, pan: p.pan, stream: Int(stream),
-                priority: p.priority, serial: state.starts)
+                priority: p.priority, serial: state.starts, looping: p.loop)
             let id = VoiceID(slot: UInt32(slot), generation: generation)
             return (id, opener.map { StreamJob(slot: Int(stream), opener: $0, loop: p.loop, voice: id) })
         }
@@ -237,6 +237,122 @@ extension Mixer {
     /// Whether `voice` has not ended yet (it may still be waiting to start).
     package func isActive(_ voice: VoiceID) -> Bool {
         control.withLock { state in (try? voiceSlot(voice, in: state)) != nil }
+    }
+
+    /// Where ``seek(_:to:)`` moves a voice in its source.
+    package enum SeekTarget: Sendable, Hashable {
+        /// A source frame (0 = the start).
+        case frame(Int)
+        /// A time from the source's start, at the source's own rate.
+        case time(Duration)
+        /// A fraction of the source's length, 0…1 (Wwise's `in_fPercent`).
+        case fraction(Double)
+    }
+
+    /// Moves a voice to `target` in its source: a looping voice's target
+    /// past the end wraps into its loop region, a one-shot's at or past the
+    /// end stops it (de-click fade). The old place fades out over the
+    /// de-click as the new one fades in, in the next quantum; a streamed
+    /// voice takes a new stream ring, filled from there, and plays once it is
+    /// pre-filled (its old ring goes with the fading copy). A paused voice
+    /// stays paused at the new place.
+    ///
+    /// - Throws: `idNotFound` for a voice that ended; `invalidParameter` for
+    ///   a negative frame, a time outside 0…3600 s, a fraction that is not
+    ///   0…1 or of a stream whose length is unknown; `maxReached` when a
+    ///   stream needs a ring and every one plays; `commandQueueFull`. Nothing
+    ///   changes when it throws.
+    package func seek(_ voice: VoiceID, to seekTarget: SeekTarget) throws(SoundEngineError) {
+        try Self.check(seekTarget)
+        let job = try control.withLock { state throws(SoundEngineError) -> StreamJob? in
+            let slot = try voiceSlot(voice, in: state)
+            let v = state.voices[slot]
+            let soundSlot = try soundSlot(v.sound, in: state)  // (a voice's sound is unloaded only once it has ended)
+            guard let sound = state.sounds[soundSlot] else { throw .idNotFound("\(voice)'s sound has been unloaded") }
+            var target: Int
+            switch seekTarget {
+            case .frame(let f): target = f
+            case .time(let t): target = Int((TimeArgument.seconds(t) * Double(sound.sampleRate)).rounded())
+            case .fraction(let x):
+                guard let length = sound.frames else {
+                    throw .invalidParameter("seek fraction = \(x): the length of stream '\(sound.name)' is unknown")
+                }
+                target = Int((x * Double(length)).rounded())
+            }
+            switch sound.content {
+            case .memory:
+                let body = core.pointee.sounds[Int(v.sound.slot)]
+                if target >= body.frames {
+                    guard v.looping, body.loopEnd > body.loopStart else {
+                        try push(.stop(slot: voice.slot, generation: voice.generation, fadeFrames: 0, atFrame: -1))
+                        return nil
+                    }
+                    target = body.loopStart + (target - body.loopStart) % (body.loopEnd - body.loopStart)
+                }
+                try push(.seek(slot: voice.slot, generation: voice.generation, frame: Int64(target), stream: -1))
+                return nil
+            case .stream(let open, _):
+                if let length = sound.frames, target >= length {
+                    guard v.looping else {
+                        try push(.stop(slot: voice.slot, generation: voice.generation, fadeFrames: 0, atFrame: -1))
+                        return nil
+                    }
+                    target %= length
+                }
+                guard !streamer.isStopped else { throw .notInitialized }
+                guard let ring = claimStreamSlot() else {
+                    throw .maxReached(
+                        "seek: all \(configuration.maxStreams) stream rings are playing (MixerConfiguration.maxStreams)")
+                }
+                do throws(SoundEngineError) {
+                    try push(.seek(slot: voice.slot, generation: voice.generation, frame: Int64(target), stream: Int16(ring)))
+                } catch {
+                    releaseUnusedStreamSlot(ring)
+                    throw error
+                }
+                state.voices[slot].stream = ring
+                return StreamJob(slot: ring, opener: open, loop: v.looping, voice: voice, startFrame: target)
+            }
+        }
+        if let job { streamer.submit(job) }
+    }
+
+    /// Refuses a seek target no voice could take: a negative frame, a time
+    /// outside 0…3600 s, a fraction that is NaN or outside 0…1.
+    package static func check(_ target: SeekTarget) throws(SoundEngineError) {
+        switch target {
+        case .frame(let f): guard f >= 0 else { throw .invalidParameter("seek frame = \(f): must be ≥ 0") }
+        case .time(let t): try TimeArgument.check(t, "seek position")
+        case .fraction(let x):
+            guard x.isFinite, x >= 0, x <= 1 else { throw .invalidParameter("seek fraction = \(x): must be 0…1") }
+        }
+    }
+
+    /// Where a voice is in its source, as of the last quantum rendered: the
+    /// frame (a looping voice's within its lap) and the source's rate;
+    /// `nil` for a voice that ended.
+    package func position(of voice: VoiceID) -> (frame: Int, sampleRate: Int)? {
+        control.withLock { state -> (frame: Int, sampleRate: Int)? in
+            guard let slot = try? voiceSlot(voice, in: state),
+                let soundSlot = try? soundSlot(state.voices[slot].sound, in: state), let sound = state.sounds[soundSlot]
+            else { return nil }
+            // relaxed: one self-contained word; a quantum old at most.
+            let word = core.pointee.positions[slot].load(ordering: .relaxed)
+            guard UInt32(truncatingIfNeeded: word &>> 40) == voice.generation & 0xFF_FFFF else {
+                return (0, sound.sampleRate)  // not rendered yet: at its start
+            }
+            return (Int(word & 0xFF_FFFF_FFFF), sound.sampleRate)
+        }
+    }
+
+    /// A loaded sound's name, frames (`nil` for a stream whose header does
+    /// not say), rate, and whether it streams.
+    package func soundInfo(_ sound: SoundID) -> (name: String, frames: Int?, sampleRate: Int, streaming: Bool)? {
+        control.withLock { state in
+            guard let slot = try? soundSlot(sound, in: state), let s = state.sounds[slot] else { return nil }
+            if case .stream = s.content { return (s.name, s.frames, s.sampleRate, true) }
+            return (s.name, s.frames, s.sampleRate, false)
+        }
     }
 
     // MARK: - Internals

@@ -92,6 +92,7 @@ enum { EMITTER = 10, UNREGISTERED = 999 };
 
 /* The callbacks count what they are told; callbacks() checks the counts. */
 static atomic_int bgm_calls, bgm_muted, markers, markers_before_end, ends, voice_ends, meter_calls, log_messages;
+static atomic_int durations, durations_before_end;
 static atomic_uint_fast64_t ended_voice;
 static void on_event(const SE_EventCallbackInfo *info, void *cookie) {
     (void)info;
@@ -102,7 +103,10 @@ static void on_dialogue(const SE_EventCallbackInfo *info, void *cookie) {
     if (info->type == SE_CallbackMarker && info->marker_name != NULL && info->sound_name != NULL &&
         (strcmp(info->marker_name, "word2") == 0 || strcmp(info->marker_name, "word3") == 0))
         atomic_fetch_add(&markers, 1);
+    if (info->type == SE_CallbackDuration && info->sound_name != NULL && info->duration_ms > 0)
+        atomic_fetch_add(&durations, 1);
     if (info->type == SE_CallbackEndOfEvent) {
+        atomic_store(&durations_before_end, atomic_load(&durations));
         atomic_store(&markers_before_end, atomic_load(&markers));
         atomic_fetch_add(&ends, 1);
     }
@@ -219,6 +223,20 @@ static void before_initialize(const char *bank, const char *sound) {
     UNINITIALIZED(se_stop_all(0));
     UNINITIALIZED(se_stop_all_on_game_object(EMITTER, 0));
     TRUE(!se_is_playing(1));
+    int32_t position_ms;
+    INVALID(se_pause_playing_id(0, 0));
+    INVALID(se_pause_playing_id(1, -1));
+    UNINITIALIZED(se_pause_playing_id(1, 0));
+    UNINITIALIZED(se_resume_playing_id(1, 0));
+    INVALID(se_seek_on_playing_id(1, -1));
+    UNINITIALIZED(se_seek_on_playing_id(1, 0));
+    INVALID(se_seek_on_playing_id_fraction(1, NAN));
+    UNINITIALIZED(se_seek_on_playing_id_fraction(1, 0.5f));
+    INVALID(se_get_source_play_position(1, NULL));
+    UNINITIALIZED(se_get_source_play_position(1, &position_ms));
+    UNINITIALIZED(se_set_rtpc_value_by_playing_id("RPM", 1000, 1, 0));
+    UNINITIALIZED(se_reset_rtpc_value_by_playing_id("RPM", 1));
+    UNINITIALIZED(se_get_rtpc_value_by_playing_id("RPM", 1, &value));
     INVALID(se_set_rtpc_value("RPM", NAN, SE_INVALID_GAME_OBJECT, 0));
     UNINITIALIZED(se_set_rtpc_value("RPM", 1000, SE_INVALID_GAME_OBJECT, 0));
     UNINITIALIZED(se_set_rtpc_value_by_id(1, 1000, SE_INVALID_GAME_OBJECT, 0));
@@ -330,6 +348,50 @@ static void content(const char *bank, uint32_t bank_id) {
     OK(se_suspend(true, 50));
     OK(se_wakeup_from_suspend());
     OK(se_stop_playing_id(424242, 0)); /* ended (or never was): ignored, as in Wwise */
+
+    /* Control of one posting. */
+    uint32_t engine_loop;
+    OK(se_post_event("Play_Engine", EMITTER, SE_CallbackDuration, on_event, NULL, &engine_loop));
+    int32_t position_ms = -1;
+    for (int i = 0; i < N_BAD_TIMES; i++) {
+        INVALID(se_pause_playing_id(engine_loop, bad_times[i]));
+        INVALID(se_resume_playing_id(engine_loop, bad_times[i]));
+        INVALID(se_seek_on_playing_id(engine_loop, bad_times[i]));
+        INVALID(se_set_rtpc_value_by_playing_id("RPM", 1000, engine_loop, bad_times[i]));
+    }
+    static const float bad_fractions[] = {NAN, INFINITY, -INFINITY, -0.01f, 1.01f, FLT_MAX};
+    for (size_t i = 0; i < sizeof bad_fractions / sizeof bad_fractions[0]; i++)
+        INVALID(se_seek_on_playing_id_fraction(engine_loop, bad_fractions[i]));
+    for (int i = 0; i < N_BAD_DOUBLES; i++) INVALID(se_set_rtpc_value_by_playing_id("RPM", bad_doubles[i], engine_loop, 0));
+    INVALID(se_pause_playing_id(0, 0));
+    INVALID(se_seek_on_playing_id(0, 0));
+    INVALID(se_get_source_play_position(0, &position_ms));
+    INVALID(se_get_source_play_position(engine_loop, NULL));
+    INVALID(se_set_rtpc_value_by_playing_id(NULL, 1000, engine_loop, 0));
+    INVALID(se_set_rtpc_value_by_playing_id(bad_utf8, 1000, engine_loop, 0));
+    INVALID(se_set_rtpc_value_by_playing_id("RPM", 1000, 0, 0));
+    EXPECT(SE_IDNotFound, se_set_rtpc_value_by_playing_id("No_Such_RTPC", 1000, engine_loop, 0));
+    INVALID(se_get_rtpc_value_by_playing_id("RPM", engine_loop, NULL));
+    OK(se_pause_playing_id(engine_loop, 10));
+    OK(se_seek_on_playing_id(engine_loop, 100));
+    OK(se_seek_on_playing_id_fraction(engine_loop, 0.5f));
+    OK(se_resume_playing_id(engine_loop, 10));
+    OK(se_set_rtpc_value_by_playing_id("RPM", 1e300, engine_loop, 0)); /* finite: clamped */
+    OK(se_get_rtpc_value_by_playing_id("RPM", engine_loop, &value));
+    TRUE(value == 8000);
+    OK(se_reset_rtpc_value_by_playing_id("RPM", engine_loop));
+    OK(se_get_source_play_position(engine_loop, &position_ms));
+    TRUE(position_ms >= 0);
+    OK(se_stop_playing_id(engine_loop, 0));
+    double until = now() + 5;
+    while (se_is_playing(engine_loop) && now() < until) sleep_ms(5);
+    TRUE(!se_is_playing(engine_loop));
+    /* Ended: the control calls are ignored, as stop is; what reads it says it is gone. */
+    OK(se_pause_playing_id(engine_loop, 0));
+    OK(se_seek_on_playing_id(engine_loop, 0));
+    OK(se_set_rtpc_value_by_playing_id("RPM", 1000, engine_loop, 0));
+    EXPECT(SE_IDNotFound, se_get_source_play_position(engine_loop, &position_ms));
+    EXPECT(SE_IDNotFound, se_get_rtpc_value_by_playing_id("RPM", engine_loop, &value));
     INVALID(se_stop_all_on_game_object(UNREGISTERED, 0));
     INVALID(se_stop_all_on_game_object(0, 0));
     TRUE(!se_is_playing(0));
@@ -453,6 +515,12 @@ static void playback(const char *sound_path) {
     INVALID(se_set_voice_pitch(voice, -1));
     OK(se_pause_voice(voice, 10));
     OK(se_resume_voice(voice, 10));
+    for (int i = 0; i < N_BAD_TIMES; i++) INVALID(se_seek_voice(voice, bad_times[i]));
+    int32_t voice_position = -1;
+    INVALID(se_get_voice_position(voice, NULL));
+    OK(se_seek_voice(voice, 20));
+    OK(se_get_voice_position(voice, &voice_position));
+    TRUE(voice_position >= 0);
     OK(se_stop_voice(voice, 0));
     double deadline = now() + 5;
     while (se_is_voice_playing(voice) && now() < deadline) sleep_ms(5);
@@ -460,6 +528,8 @@ static void playback(const char *sound_path) {
     /* The voice ended: its handle is stale. */
     INVALID(se_stop_voice(voice, 0));
     INVALID(se_pause_voice(voice, 0));
+    INVALID(se_seek_voice(voice, 0));
+    INVALID(se_get_voice_position(voice, &voice_position));
     INVALID(se_set_voice_volume(voice, 1, 0));
     INVALID(se_set_voice_pitch(voice, 1));
     OK(se_unload_sound(sound));
@@ -573,6 +643,13 @@ static void edges(const char *sound_path) {
     EDGE(se_set_rtpc_value("RPM", DBL_MIN, FAR, 1));
     OK(se_reset_rtpc_value("RPM", SE_INVALID_GAME_OBJECT));
     EDGE(se_stop_all_on_game_object(FAR, SE_MAX_DURATION_MS));
+    EDGE(se_seek_on_playing_id(playing, SE_MAX_DURATION_MS));
+    EDGE(se_seek_on_playing_id_fraction(playing, 1));
+    EDGE(se_seek_on_playing_id_fraction(playing, FLT_MIN));
+    EDGE(se_pause_playing_id(playing, SE_MAX_DURATION_MS));
+    EDGE(se_resume_playing_id(playing, SE_MAX_DURATION_MS));
+    EDGE(se_set_rtpc_value_by_playing_id("RPM", DBL_MAX, playing, SE_MAX_DURATION_MS));
+    EDGE(se_set_rtpc_value_by_playing_id("RPM", -DBL_MAX, playing, 1));
     EDGE(se_stop_playing_id(playing, SE_MAX_DURATION_MS));
     OK(se_default_voice_parameters(&vp, sizeof vp));
     vp.fade_in_ms = SE_MAX_DURATION_MS;
@@ -620,8 +697,8 @@ static void callbacks(const char *sound_path) {
     WAIT_UNTIL(atomic_load(&bgm_calls) == 2 && !atomic_load(&bgm_muted), 2);
 
     static uint32_t dialogue; /* the callback compares with it: it must outlive the posting */
-    OK(se_post_event("Play_Dialogue", EMITTER, SE_CallbackEndOfEvent | SE_CallbackMarker, on_dialogue, &dialogue,
-                     &dialogue));
+    OK(se_post_event("Play_Dialogue", EMITTER, SE_CallbackEndOfEvent | SE_CallbackMarker | SE_CallbackDuration,
+                     on_dialogue, &dialogue, &dialogue));
     uint64_t chime, voice;
     int voice_ends_before = atomic_load(&voice_ends); /* playback() ended one */
     OK(se_load_sound(sound_path, false, &chime));
@@ -633,6 +710,7 @@ static void callbacks(const char *sound_path) {
     TRUE(atomic_load(&ended_voice) == voice);
     WAIT_UNTIL(atomic_load(&ends) == 1, 5);
     TRUE(atomic_load(&markers_before_end) == 2);
+    TRUE(atomic_load(&durations_before_end) == 1); /* its one voice said its length when it started */
     TRUE(atomic_load(&log_messages) > 0);
     OK(se_unload_sound(chime));
 }

@@ -27,7 +27,8 @@ protocol EngineDoor: Sendable {
         throws(SoundEngineError) -> SoundID
     func unloadSound(_ sound: SoundID) throws(SoundEngineError)
     func play(
-        _ sound: SoundID, on bus: BusID, _ parameters: PlayParameters, callback: (@Sendable (CallbackInfo) -> Void)?
+        _ sound: SoundID, on bus: BusID, _ parameters: PlayParameters, callbackTypes: CallbackTypes,
+        callback: (@Sendable (CallbackInfo) -> Void)?
     ) throws(SoundEngineError) -> PlayingID
     func stop(_ playing: PlayingID, fade: Duration) throws(SoundEngineError)
     func stopAll(fade: Duration) throws(SoundEngineError)
@@ -38,6 +39,9 @@ protocol EngineDoor: Sendable {
     func pause(_ playing: PlayingID, fade: Duration) throws(SoundEngineError)
     func resume(_ playing: PlayingID, fade: Duration) throws(SoundEngineError)
     func isPlaying(_ playing: PlayingID) throws(SoundEngineError) -> Bool
+    func seek(_ playing: PlayingID, to position: Duration) throws(SoundEngineError)
+    func seek(_ playing: PlayingID, toFraction fraction: Double) throws(SoundEngineError)
+    func playPosition(_ playing: PlayingID) throws(SoundEngineError) -> Duration?
 
     func createBus(name: String, parent: BusID) throws(SoundEngineError) -> BusID
     func bus(named name: String) throws(SoundEngineError) -> BusID?
@@ -55,13 +59,18 @@ protocol EngineDoor: Sendable {
     func setPosition(_ object: GameObjectID, _ position: Vector3, orientation: Orientation) throws(SoundEngineError)
     func setDefaultListeners(_ listeners: [GameObjectID]) throws(SoundEngineError)
     func postEvent(
-        _ event: SoundEngine.ContentReference, on object: GameObjectID, callback: (@Sendable (CallbackInfo) -> Void)?
+        _ event: SoundEngine.ContentReference, on object: GameObjectID, callbackTypes: CallbackTypes,
+        callback: (@Sendable (CallbackInfo) -> Void)?
     ) throws(SoundEngineError) -> PlayingID
     func stopAll(on object: GameObjectID, fade: Duration) throws(SoundEngineError)
     func setRTPCValue(_ rtpc: SoundEngine.ContentReference, _ value: Double, on object: GameObjectID?, ramp: Duration)
         throws(SoundEngineError)
     func resetRTPCValue(_ rtpc: SoundEngine.ContentReference, on object: GameObjectID?) throws(SoundEngineError)
     func rtpcValue(_ rtpc: SoundEngine.ContentReference, on object: GameObjectID?) throws(SoundEngineError) -> Double
+    func setRTPCValue(_ rtpc: SoundEngine.ContentReference, _ value: Double, on playing: PlayingID, ramp: Duration)
+        throws(SoundEngineError)
+    func resetRTPCValue(_ rtpc: SoundEngine.ContentReference, on playing: PlayingID) throws(SoundEngineError)
+    func rtpcValue(_ rtpc: SoundEngine.ContentReference, on playing: PlayingID) throws(SoundEngineError) -> Double
     func setState(_ group: SoundEngine.ContentReference, _ state: SoundEngine.ContentReference) throws(SoundEngineError)
     func currentState(_ group: SoundEngine.ContentReference) throws(SoundEngineError) -> String
     func setSwitch(_ group: SoundEngine.ContentReference, _ value: SoundEngine.ContentReference, on object: GameObjectID)
@@ -122,10 +131,11 @@ struct Facade: EngineDoor {
         try SoundEngine.loadSound(audio, name: name, loop: loop, quality: quality)
     }
     func unloadSound(_ sound: SoundID) throws(SoundEngineError) { try SoundEngine.unloadSound(sound) }
-    func play(_ sound: SoundID, on bus: BusID, _ p: PlayParameters, callback: (@Sendable (CallbackInfo) -> Void)?)
-        throws(SoundEngineError) -> PlayingID
-    {
-        try SoundEngine.play(sound, on: bus, p, callback: callback)
+    func play(
+        _ sound: SoundID, on bus: BusID, _ p: PlayParameters, callbackTypes: CallbackTypes,
+        callback: (@Sendable (CallbackInfo) -> Void)?
+    ) throws(SoundEngineError) -> PlayingID {
+        try SoundEngine.play(sound, on: bus, p, callbackTypes: callbackTypes, callback: callback)
     }
     func stop(_ p: PlayingID, fade: Duration) throws(SoundEngineError) { try SoundEngine.stop(p, fade: fade) }
     func stopAll(fade: Duration) throws(SoundEngineError) { try SoundEngine.stopAll(fade: fade) }
@@ -142,6 +152,9 @@ struct Facade: EngineDoor {
     func pause(_ p: PlayingID, fade: Duration) throws(SoundEngineError) { try SoundEngine.pause(p, fade: fade) }
     func resume(_ p: PlayingID, fade: Duration) throws(SoundEngineError) { try SoundEngine.resume(p, fade: fade) }
     func isPlaying(_ p: PlayingID) throws(SoundEngineError) -> Bool { try SoundEngine.isPlaying(p) }
+    func seek(_ p: PlayingID, to position: Duration) throws(SoundEngineError) { try SoundEngine.seek(p, to: position) }
+    func seek(_ p: PlayingID, toFraction f: Double) throws(SoundEngineError) { try SoundEngine.seek(p, toFraction: f) }
+    func playPosition(_ p: PlayingID) throws(SoundEngineError) -> Duration? { try SoundEngine.playPosition(p) }
 
     func createBus(name: String, parent: BusID) throws(SoundEngineError) -> BusID {
         try SoundEngine.createBus(name: name, parent: parent)
@@ -177,9 +190,10 @@ struct Facade: EngineDoor {
     }
     func setDefaultListeners(_ l: [GameObjectID]) throws(SoundEngineError) { try SoundEngine.setDefaultListeners(l) }
     func postEvent(
-        _ e: SoundEngine.ContentReference, on o: GameObjectID, callback: (@Sendable (CallbackInfo) -> Void)?
+        _ e: SoundEngine.ContentReference, on o: GameObjectID, callbackTypes: CallbackTypes,
+        callback: (@Sendable (CallbackInfo) -> Void)?
     ) throws(SoundEngineError) -> PlayingID {
-        try SoundEngine.postEvent(e, on: o, callback: callback)
+        try SoundEngine.postEvent(e, on: o, callbackTypes: callbackTypes, callback: callback)
     }
     func stopAll(on o: GameObjectID, fade: Duration) throws(SoundEngineError) { try SoundEngine.stopAll(on: o, fade: fade) }
     func setRTPCValue(_ r: SoundEngine.ContentReference, _ v: Double, on o: GameObjectID?, ramp: Duration)
@@ -192,6 +206,17 @@ struct Facade: EngineDoor {
     }
     func rtpcValue(_ r: SoundEngine.ContentReference, on o: GameObjectID?) throws(SoundEngineError) -> Double {
         try SoundEngine.rtpcValue(r, on: o)
+    }
+    func setRTPCValue(_ r: SoundEngine.ContentReference, _ v: Double, on p: PlayingID, ramp: Duration)
+        throws(SoundEngineError)
+    {
+        try SoundEngine.setRTPCValue(r, v, on: p, ramp: ramp)
+    }
+    func resetRTPCValue(_ r: SoundEngine.ContentReference, on p: PlayingID) throws(SoundEngineError) {
+        try SoundEngine.resetRTPCValue(r, on: p)
+    }
+    func rtpcValue(_ r: SoundEngine.ContentReference, on p: PlayingID) throws(SoundEngineError) -> Double {
+        try SoundEngine.rtpcValue(r, on: p)
     }
     func setState(_ g: SoundEngine.ContentReference, _ s: SoundEngine.ContentReference) throws(SoundEngineError) {
         try SoundEngine.setState(g, s)

@@ -131,7 +131,7 @@ struct EntryPoint: Sendable {
                 let (sound, bus) = (r.sound(&h), r.bus(&h))
                 var callback: (@Sendable (CallbackInfo) -> Void)? = nil
                 if h.chance(0.3) { callback = { _ in } }
-                r.remember(\.voices, try r.door.play(sound, on: bus, h.playParameters(), callback: callback))
+                r.remember(\.voices, try r.door.play(sound, on: bus, h.playParameters(), callbackTypes: .all, callback: callback))
             })
         list.append(
             EntryPoint("stop(play)", ["fade"]) { h, r in try r.door.stop(r.voice(&h), fade: h.duration()) })
@@ -153,6 +153,19 @@ struct EntryPoint: Sendable {
             EntryPoint("resume", ["fade"]) { h, r in try r.door.resume(r.voice(&h), fade: h.duration()) })
         list.append(
             EntryPoint("isPlaying(play)") { h, r in _ = try r.door.isPlaying(r.voice(&h)) })
+        list.append(
+            EntryPoint("seek(to:)", ["seek position"]) { h, r in
+                try r.door.seek(h.chance(0.5) ? r.voice(&h) : r.playing(&h), to: h.duration())
+            })
+        list.append(
+            EntryPoint("seek(toFraction:)", ["seek fraction"]) { h, r in
+                try r.door.seek(h.chance(0.5) ? r.voice(&h) : r.playing(&h), toFraction: h.double(0...1))
+            })
+        list.append(
+            EntryPoint("playPosition") { h, r in
+                let position = try r.door.playPosition(h.chance(0.5) ? r.voice(&h) : r.playing(&h))
+                if let position, position < .zero { r.fail("play position \(position) is negative") }
+            })
 
         // MARK: Buses
         list.append(
@@ -217,11 +230,11 @@ struct EntryPoint: Sendable {
                 let (event, object) = (h.name(HostileRig.events), r.object(&h))
                 var callback: (@Sendable (CallbackInfo) -> Void)? = nil
                 if h.chance(0.3) { callback = { _ in } }
-                r.remember(\.playings, try r.door.postEvent(.init(event), on: object, callback: callback))
+                r.remember(\.playings, try r.door.postEvent(.init(event), on: object, callbackTypes: .all, callback: callback))
             })
         list.append(
             EntryPoint("postEvent(ID)", ["game object"]) { h, r in
-                r.remember(\.playings, try r.door.postEvent(.id(r.content(&h)), on: r.object(&h), callback: nil))
+                r.remember(\.playings, try r.door.postEvent(.id(r.content(&h)), on: r.object(&h), callbackTypes: .default, callback: nil))
             })
         list.append(
             EntryPoint("stop(posting)", ["fade"]) { h, r in try r.door.stop(r.playing(&h), fade: h.duration()) })
@@ -235,6 +248,20 @@ struct EntryPoint: Sendable {
             EntryPoint("setRTPCValue(name)", ["value", "ramp", "game object"]) { h, r in
                 let (rtpc, value, object) = (h.name(HostileRig.rtpcs), h.double(-100...9000), r.optionalObject(&h))
                 try r.door.setRTPCValue(.init(rtpc), value, on: object, ramp: h.duration())
+            })
+        list.append(
+            EntryPoint("setRTPCValue(on: playing)", ["value", "ramp", "playing"]) { h, r in
+                let (rtpc, value) = (h.name(HostileRig.rtpcs), h.double(-100...9000))
+                try r.door.setRTPCValue(.init(rtpc), value, on: h.chance(0.8) ? r.playing(&h) : r.voice(&h), ramp: h.duration())
+            })
+        list.append(
+            EntryPoint("resetRTPCValue(on: playing)", ["playing"]) { h, r in
+                try r.door.resetRTPCValue(.init(h.name(HostileRig.rtpcs)), on: r.playing(&h))
+            })
+        list.append(
+            EntryPoint("rtpcValue(on: playing)", ["playing"]) { h, r in
+                let value = try r.door.rtpcValue(.init(h.name(HostileRig.rtpcs)), on: r.playing(&h))
+                if !value.isFinite { r.fail("RTPC value \(value) of a posting is not finite") }
             })
         list.append(
             EntryPoint("setRTPCValue(ID)", ["value", "ramp", "game object"]) { h, r in

@@ -87,6 +87,7 @@ struct AllocationTests {
         renderer.start()
         var voices: [VoiceID] = []
         var round = 0
+        let seeks = Atomic<Int>(0)
         while rendered.load(ordering: .relaxed) < quantaToRender {
             round += 1
             switch round % 6 {
@@ -99,8 +100,9 @@ struct AllocationTests {
             case 4: try? mixer.setBusVolume(bus, Float(round % 4) / 3, rampFrames: 500)
             default:
                 guard let v = voices.last else { break }
-                switch (round / 6) % 4 {
+                switch (round / 6) % 5 {
                 case 1: try? mixer.setPan(v, Float(round % 3) - 1)
+                case 4: if (try? mixer.seek(v, to: .frame(round % 3000))) != nil { seeks.add(1, ordering: .relaxed) }  // a stream's too: a new ring, a fade slot
                 case 3: try? mixer.setVolumeAndPan(v, volume: 0.5, pan: Float(round % 3) - 1)
                 default: try? mixer.setLowPass(v, cutoffHz: round % 4 == 0 ? nil : Float(200 + round % 5000))
                 }
@@ -115,6 +117,7 @@ struct AllocationTests {
         #expect(se_alloc_counter_frees(slot) == 0)
         let s = mixer.statistics
         #expect(s.quantaRendered > 4000 && s.commandsProcessed > 500)
+        #expect(seeks.load(ordering: .relaxed) > 0, "voices were sought")
         #expect(s.voicesKilledByLimit > 0, "the voice limit was exercised")
         // The render thread read the stream while it was watched: at least the
         // pre-filled half ring (less the 32-frame margin) was played.

@@ -470,6 +470,13 @@ enum {
     /** A voice of the posting crossed a marker of its sound (AK_Marker). */
     SE_CallbackMarker = 0x4,
     /**
+     * A voice of the posting started (AK_Duration): `sound_name`, its
+     * length in `duration_ms` (one lap of a loop, before pitch; -1 for a
+     * stream whose file does not say) and `streaming`. Once per voice, before
+     * its markers and the end of event.
+     */
+    SE_CallbackDuration = 0x8,
+    /**
      * A voice of the posting did not play: it could not start (SE_MaxReached:
      * every voice slot holds a voice of at least its priority) or its
      * streamed file could not be read; `result` and `message` say which.
@@ -479,7 +486,7 @@ enum {
 
 /** One event callback. */
 typedef struct SE_EventCallbackInfo {
-    /** SE_CallbackEndOfEvent, SE_CallbackMarker or SE_CallbackVoiceFailed. */
+    /** SE_CallbackEndOfEvent, SE_CallbackMarker, SE_CallbackDuration or SE_CallbackVoiceFailed. */
     SE_CallbackType type;
     /** The posting. */
     uint32_t playing_id;
@@ -487,12 +494,16 @@ typedef struct SE_EventCallbackInfo {
     uint64_t game_object;
     /** For a marker: its name in the bank; NULL for end of event. */
     const char *marker_name;
-    /** For a marker: the sound's name; NULL for end of event. */
+    /** For a marker or a duration: the sound's name; NULL otherwise. */
     const char *sound_name;
     /** For a failed voice: why (SE_MaxReached, SE_FileNotFound…); SE_Success otherwise. */
     SE_Result result;
     /** For a failed voice: the engine's words, naming the sound or file; NULL otherwise. */
     const char *message;
+    /** For a duration: the sound's length in ms (-1: unknown); 0 otherwise. */
+    double duration_ms;
+    /** For a duration: the sound streams from disk. */
+    bool streaming;
 } SE_EventCallbackInfo;
 
 /**
@@ -845,6 +856,40 @@ SE_Result se_stop_all_on_game_object(uint64_t game_object, int32_t fade_out_ms);
 /** Whether a posting has not ended yet; false when not initialized. */
 bool se_is_playing(uint32_t playing_id);
 
+/**
+ * Pauses every voice of a posting where it is (Wwise ExecuteActionOnPlayingID
+ * with Pause), fading out over `fade_ms` (0...SE_MAX_DURATION_MS; at least
+ * the short de-click); its delayed actions keep their time. An ended posting
+ * is ignored; 0 is SE_InvalidParameter.
+ */
+SE_Result se_pause_playing_id(uint32_t playing_id, int32_t fade_ms);
+
+/** Resumes what se_pause_playing_id paused, fading in over `fade_ms`. */
+SE_Result se_resume_playing_id(uint32_t playing_id, int32_t fade_ms);
+
+/**
+ * Moves every started voice of a posting to `position_ms`
+ * (0...SE_MAX_DURATION_MS) from the start of its sound (Wwise SeekOnEvent),
+ * click-free: a loop wraps into its loop region, a one-shot sought past its
+ * end stops. An ended posting is ignored; SE_MaxReached when a streamed
+ * sound needs a stream buffer and all play.
+ */
+SE_Result se_seek_on_playing_id(uint32_t playing_id, int32_t position_ms);
+
+/**
+ * se_seek_on_playing_id to `fraction` (0...1, as Wwise's in_fPercent) of
+ * each voice's sound; SE_InvalidParameter for NaN, a value outside 0...1 or a
+ * stream whose length is unknown.
+ */
+SE_Result se_seek_on_playing_id_fraction(uint32_t playing_id, float fraction);
+
+/**
+ * Where the posting's first voice still playing is in its sound, in ms, as of
+ * the last render quantum (Wwise GetSourcePlayPosition). SE_IDNotFound when
+ * it has ended or has no voice yet.
+ */
+SE_Result se_get_source_play_position(uint32_t playing_id, int32_t *position_ms);
+
 /* ------------------------------------------------------------------------- */
 /* RTPCs, states, switches                                                   */
 /* ------------------------------------------------------------------------- */
@@ -864,6 +909,20 @@ SE_Result se_reset_rtpc_value(const char *rtpc_name, uint64_t game_object);
 
 /** The value in force now (Wwise GetRTPCValue), for a game object or SE_INVALID_GAME_OBJECT. */
 SE_Result se_get_rtpc_value(const char *rtpc_name, uint64_t game_object, double *value);
+
+/**
+ * Sets a game parameter for one posting's voices only (Wwise
+ * SetRTPCValueByPlayingID), over its game object's and the global value.
+ * An ended posting is ignored; 0 is SE_InvalidParameter.
+ */
+SE_Result se_set_rtpc_value_by_playing_id(const char *rtpc_name, double value, uint32_t playing_id,
+                                          int32_t interpolation_ms);
+
+/** Forgets a posting's own value: its voices follow the game object's or global value again. */
+SE_Result se_reset_rtpc_value_by_playing_id(const char *rtpc_name, uint32_t playing_id);
+
+/** The value a posting's voices hear now; SE_IDNotFound when it has ended. */
+SE_Result se_get_rtpc_value_by_playing_id(const char *rtpc_name, uint32_t playing_id, double *value);
 
 /** Sets a state group's state for the whole game (Wwise SetState). */
 SE_Result se_set_state(const char *state_group, const char *state);
@@ -941,6 +1000,12 @@ SE_Result se_pause_voice(uint64_t voice, int32_t fade_ms);
 
 /** Resumes a paused voice, fading in over fade_ms (at least the short de-click). */
 SE_Result se_resume_voice(uint64_t voice, int32_t fade_ms);
+
+/** Moves a voice to `position_ms` in its sound, as se_seek_on_playing_id does. */
+SE_Result se_seek_voice(uint64_t voice, int32_t position_ms);
+
+/** Where a voice is in its sound, in ms; SE_InvalidParameter for a voice that has ended. */
+SE_Result se_get_voice_position(uint64_t voice, int32_t *position_ms);
 
 /** Sets a voice's linear volume (0...16), ramped over ramp_ms (0: one render quantum). */
 SE_Result se_set_voice_volume(uint64_t voice, float volume, int32_t ramp_ms);

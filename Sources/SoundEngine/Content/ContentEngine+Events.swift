@@ -21,7 +21,8 @@ extension ContentEngine {
     /// (docs/performance.md, "Call time on an idle-corked engine"). Delays
     /// count from the mixer clock at the post.
     func postEvent(
-        _ event: ContentRef, on object: GameObjectID, callback: (@Sendable (SoundEngine.CallbackInfo) -> Void)?
+        _ event: ContentRef, on object: GameObjectID, callback: (@Sendable (SoundEngine.CallbackInfo) -> Void)?,
+        durations: Bool = false
     ) throws(SoundEngineError) -> PlayingID {
         let id = try state.withLock { s throws(SoundEngineError) -> PlayingID in
             guard !s.closed else { throw .notInitialized }
@@ -31,6 +32,7 @@ extension ContentEngine {
             var playing = Playing(
                 event: definition.value.name, bank: definition.bank, gameObject: object, callback: callback)
             playing.queued = true
+            playing.durations = durations && callback != nil
             s.playings[id] = playing
             s.queuedPosts.append(
                 QueuedPost(id: id, event: definition.value, gameObject: object, frame: mixer.renderedFrames))
@@ -107,6 +109,39 @@ extension ContentEngine {
     }
 
     func isPlaying(_ id: PlayingID) -> Bool { state.withLock { $0.playings[id] != nil } }
+
+    /// Moves every voice of a posting that has started to `target` in its
+    /// own source (Wwise `SeekOnEvent` with the playing ID); voices its
+    /// delayed actions start later begin at their start. An ended posting is
+    /// ignored. When a voice cannot move (a stream ring or the command queue
+    /// is short, a fraction of a stream of unknown length) the others still
+    /// do, and the first such error is thrown.
+    func seek(_ id: PlayingID, to target: Mixer.SeekTarget) throws(SoundEngineError) {
+        try Mixer.check(target)
+        try withState { s throws(SoundEngineError) in
+            var failure: SoundEngineError?
+            for token in (s.playings[id]?.voices ?? []).sorted() {
+                guard let voice = s.voices[token]?.voice else { continue }
+                do throws(SoundEngineError) { try mixer.seek(voice, to: target) } catch .idNotFound {
+                    // It ended and its completion is on its way.
+                } catch {
+                    if failure == nil { failure = error }
+                }
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    /// Where a posting's first voice still playing is in its source; `nil`
+    /// when the posting has ended or has no voice (yet).
+    func playPosition(_ id: PlayingID) -> Duration? {
+        state.withLock { s -> Duration? in
+            for token in (s.playings[id]?.voices ?? []).sorted() {
+                if let voice = s.voices[token]?.voice, let position = playback.playPosition(voice) { return position }
+            }
+            return nil
+        }
+    }
 
     // MARK: - Actions
 
@@ -231,6 +266,12 @@ extension ContentEngine {
             s.tokensByVoice[v.voice] = token
             s.playings[id]?.voices.insert(token)
             s.started.append(token)
+            if s.playings[id]?.durations == true, let callback = s.playings[id]?.callback,
+                let info = playback.soundInfo(pick.mixerSound)
+            {
+                // Under the lock, so before its markers and its posting's end.
+                s.outbox.append((callback, .duration(id, sound: pick.sound.name, length: info.length, streaming: info.streaming)))
+            }
         }
     }
 }

@@ -120,7 +120,7 @@ extension ContentEngine {
             db += s.volumeOffsets[OffsetKey(object: object, gameObject: nil)]?.value(at: now) ?? 0
             db += s.volumeOffsets[OffsetKey(object: object, gameObject: v.gameObject)]?.value(at: now) ?? 0
             for binding in s.objectBindings[object] ?? [] {
-                let y = binding.curve.value(at: rtpcValue(binding.rtpc, v.gameObject, s, now: now))
+                let y = binding.curve.value(at: rtpcValue(binding.rtpc, v.gameObject, playing: v.playing, s, now: now))
                 switch binding.parameter {
                 case .volume: db += y
                 case .pitch: cents += y
@@ -150,8 +150,13 @@ extension ContentEngine {
         return (.zero, .default)
     }
 
-    /// An RTPC's value for a game object: its own, else the global, else the default.
-    func rtpcValue(_ rtpc: ContentID, _ object: GameObjectID?, _ s: ContentState, now: ContinuousClock.Instant) -> Double {
+    /// An RTPC's value for a posting's voice on a game object: the
+    /// posting's own, else the game object's, else the global, else the default.
+    func rtpcValue(
+        _ rtpc: ContentID, _ object: GameObjectID?, playing: PlayingID? = nil, _ s: ContentState,
+        now: ContinuousClock.Instant
+    ) -> Double {
+        if let playing, let ramp = s.playings[playing]?.rtpc[rtpc] { return ramp.value(at: now) }
         if let object, let ramp = s.gameObjects[object]?.rtpc[rtpc] { return ramp.value(at: now) }
         if let ramp = s.globalRTPC[rtpc] { return ramp.value(at: now) }
         return s.rtpcs[rtpc]?.value.defaultValue ?? 0
@@ -224,6 +229,7 @@ extension ContentEngine {
     func isMoving(_ s: ContentState, now: ContinuousClock.Instant) -> Bool {
         s.globalRTPC.values.contains { $0.isMoving(at: now) }
             || s.gameObjects.values.contains { $0.rtpc.values.contains { $0.isMoving(at: now) } }
+            || s.playings.values.contains { $0.rtpc.values.contains { $0.isMoving(at: now) } }
             || s.states.values.contains { $0.progress.isMoving(at: now) }
             || s.volumeOffsets.values.contains { $0.isMoving(at: now) }
             || s.busOffsets.values.contains { $0.isMoving(at: now) }

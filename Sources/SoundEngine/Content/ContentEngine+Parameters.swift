@@ -45,6 +45,45 @@ extension ContentEngine {
         }
     }
 
+    /// Sets an RTPC for one posting's voices (Wwise
+    /// `SetRTPCValueByPlayingID`), clamped to its range, moving from the
+    /// value they hear now over `ramp`. An ended posting is ignored.
+    func setRTPCValue(_ rtpc: ContentRef, _ value: Double, on playing: PlayingID, ramp: Duration)
+        throws(SoundEngineError)
+    {
+        guard value.isFinite else { throw .invalidParameter("setRTPCValue value = \(value) (RTPC \(rtpc)): must be finite") }
+        try TimeArgument.check(ramp, "setRTPCValue ramp")
+        try withState { s throws(SoundEngineError) in
+            let definition = try rtpc.resolve(s.rtpcs, "RTPC") { $0.name }
+            guard let p = s.playings[playing] else { return }
+            let range = definition.value.range
+            let target = min(max(value, range.lowerBound), range.upperBound)
+            let now = ContinuousClock.now
+            let current = rtpcValue(rtpc.key, p.gameObject, playing: playing, s, now: now)
+            s.playings[playing]?.rtpc[rtpc.key] = Ramp(from: current, to: target, over: ramp, now: now)
+        }
+    }
+
+    /// Forgets a posting's own value of an RTPC: its voices follow their
+    /// game object's (or the global) value again. An ended posting is ignored.
+    func resetRTPCValue(_ rtpc: ContentRef, on playing: PlayingID) throws(SoundEngineError) {
+        try withState { s throws(SoundEngineError) in
+            _ = try rtpc.resolve(s.rtpcs, "RTPC") { $0.name }
+            s.playings[playing]?.rtpc[rtpc.key] = nil
+        }
+    }
+
+    /// The value a posting's voices hear now: its own, else its game
+    /// object's, else the global, else the default.
+    /// - Throws: `idNotFound` for an unknown RTPC or a posting that has ended.
+    func rtpcValue(_ rtpc: ContentRef, on playing: PlayingID) throws(SoundEngineError) -> Double {
+        try reading { s throws(SoundEngineError) -> Double in
+            _ = try rtpc.resolve(s.rtpcs, "RTPC") { $0.name }
+            guard let p = s.playings[playing] else { throw .idNotFound("playing ID \(playing) has ended") }
+            return rtpcValue(rtpc.key, p.gameObject, playing: playing, s, now: .now)
+        }
+    }
+
     func setState(_ group: ContentRef, _ value: ContentRef) throws(SoundEngineError) {
         try withState { s throws(SoundEngineError) in try setState(group, value, &s) }
     }

@@ -86,6 +86,13 @@ final class ContentEngine: Sendable {
 
     // MARK: - Event thread
 
+    /// Queues a callback for the event thread's next poll, behind those owed.
+    func post(
+        _ callback: @escaping @Sendable (SoundEngine.CallbackInfo) -> Void, _ message: SoundEngine.CallbackInfo
+    ) {
+        state.withLock { s in s.outbox.append((callback, message)) }
+    }
+
     /// Event thread: delivers the end-of-event callbacks owed, outside the lock.
     func deliverCallbacks() {
         let owed = state.withLock { s in

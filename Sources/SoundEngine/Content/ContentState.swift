@@ -165,6 +165,8 @@ struct Playing: Sendable {
     var bank: BankID
     var gameObject: GameObjectID
     var callback: (@Sendable (SoundEngine.CallbackInfo) -> Void)?
+    /// Its callback asked for each voice's ``SoundEngine/CallbackInfo/duration(_:sound:length:streaming:)``.
+    var durations = false
     /// Tokens of its voices still playing.
     var voices: Set<UInt64> = []
     /// Tokens of its delayed actions still waiting on the timer queue.
@@ -172,6 +174,9 @@ struct Playing: Sendable {
     /// Its actions wait in `queuedPosts`; cleared when they run, or when the
     /// posting is stopped (or its bank unloaded) first, which cancels them.
     var queued = false
+    /// Its own RTPC values (Wwise `SetRTPCValueByPlayingID`): they override
+    /// its game object's and the global value, for its voices only.
+    var rtpc: [ContentID: Ramp] = [:]
 }
 
 /// A voice the content layer started, and what its level is made of.

@@ -3,7 +3,7 @@ package import SoundMixer
 extension SoundEngine {
     /// Something playing: one posting of an event (Wwise `AkPlayingID`), with
     /// every voice its actions start, or one voice started by
-    /// ``SoundEngine/play(_:on:_:callback:)``. The same calls act on both
+    /// ``SoundEngine/play(_:on:_:callbackTypes:callback:)``. The same calls act on both
     /// (``SoundEngine/stop(_:fade:)``, ``SoundEngine/pause(_:fade:)``,
     /// ``SoundEngine/isPlaying(_:)``…).
     ///

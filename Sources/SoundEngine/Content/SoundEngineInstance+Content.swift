@@ -67,14 +67,15 @@ extension SoundEngineInstance {
 
     // MARK: Events
 
-    /// ``SoundEngine/postEvent(_:on:callback:)``.
+    /// ``SoundEngine/postEvent(_:on:callbackTypes:callback:)``.
     @discardableResult
     package func postEvent(
         _ event: SoundEngine.ContentReference, on object: SoundEngine.GameObjectID,
+        callbackTypes: SoundEngine.CallbackTypes = .default,
         callback: (@Sendable (SoundEngine.CallbackInfo) -> Void)? = nil
     ) throws(SoundEngineError) -> SoundEngine.PlayingID {
         try checkAlive()
-        return try content.postEvent(event, on: object, callback: callback)
+        return try content.postEvent(event, on: object, callback: filtered(callback, callbackTypes), durations: callbackTypes.contains(.duration))
     }
 
     /// ``SoundEngine/stopAll(on:fade:)``.
@@ -108,6 +109,40 @@ extension SoundEngineInstance {
     {
         try checkAlive()
         return try content.rtpcValue(rtpc, on: object)
+    }
+
+    /// ``SoundEngine/setRTPCValue(_:_:on:ramp:)`` for a posting.
+    package func setRTPCValue(
+        _ rtpc: SoundEngine.ContentReference, _ value: Double, on playing: SoundEngine.PlayingID, ramp: Duration = .zero
+    ) throws(SoundEngineError) {
+        try checkAlive()
+        try requirePosting(playing, "setRTPCValue")
+        try content.setRTPCValue(rtpc, value, on: playing, ramp: ramp)
+    }
+
+    /// ``SoundEngine/resetRTPCValue(_:on:)`` for a posting.
+    package func resetRTPCValue(_ rtpc: SoundEngine.ContentReference, on playing: SoundEngine.PlayingID)
+        throws(SoundEngineError)
+    {
+        try checkAlive()
+        try requirePosting(playing, "resetRTPCValue")
+        try content.resetRTPCValue(rtpc, on: playing)
+    }
+
+    /// ``SoundEngine/rtpcValue(_:on:)`` for a posting.
+    package func rtpcValue(_ rtpc: SoundEngine.ContentReference, on playing: SoundEngine.PlayingID)
+        throws(SoundEngineError) -> Double
+    {
+        try checkAlive()
+        try requirePosting(playing, "rtpcValue")
+        return try content.rtpcValue(rtpc, on: playing)
+    }
+
+    /// Refuses a play's ID where only a posting's makes sense.
+    private func requirePosting(_ playing: SoundEngine.PlayingID, _ call: String) throws(SoundEngineError) {
+        guard playing.voice != nil else { return }
+        throw .invalidParameter(
+            "\(call) playing = \(playing): a play of a sound, which no RTPC drives; only a posting of an event's voices follow RTPCs")
     }
 
     // MARK: States and switches

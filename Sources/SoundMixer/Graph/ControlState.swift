@@ -18,6 +18,8 @@ struct ControlState {
         var priority = 50
         /// Start order (``ControlState/starts``): of equals, the newest is taken.
         var serial: UInt64 = 0
+        /// It repeats its sound's loop region (a seek past the end wraps into it).
+        var looping = false
     }
 
     struct Sound {
@@ -32,6 +34,10 @@ struct ControlState {
         var canLoop: Bool
         /// Interpolation of voices that do not choose their own.
         var quality: ResamplerQuality
+        /// The source's frames (`nil` for a stream whose header does not say)
+        /// and its rate.
+        var frames: Int? = nil
+        var sampleRate = 0
         /// Unload requested; waiting for the render thread to release the slot.
         var unloading = false
     }

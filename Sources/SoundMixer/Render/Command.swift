@@ -18,6 +18,11 @@ enum Command: BitwiseCopyable {
     case pause(slot: UInt32, generation: UInt32, fadeFrames: Int32)
     /// Fade back in from where the voice paused.
     case resume(slot: UInt32, generation: UInt32, fadeFrames: Int32)
+    /// Play on from source frame `frame`: the voice as it was fades out over
+    /// the de-click (in a fade slot) while it fades in from there. A
+    /// streamed voice reads from the new stream ring `stream`, which the
+    /// streaming thread fills from `frame` (the old ring goes with the old voice).
+    case seek(slot: UInt32, generation: UInt32, frame: Int64, stream: Int16)
     /// Stop every voice with this fade.
     case stopAll(fadeFrames: Int32)
     /// Stop the sound's voices with the de-click fade, then release its memory

@@ -36,6 +36,13 @@ extension RenderCore {
             case .resume(let slot, let generation, let fadeFrames):
                 guard let voice = voice(slot, generation) else { continue }
                 resume(voice, fadeFrames: Int(fadeFrames))
+            case .seek(let slot, let generation, let frame, let stream):
+                guard let voice = voice(slot, generation) else {
+                    // It ended on the way: the stream ring claimed for it goes back.
+                    if stream >= 0 && Int(stream) < maxStreams { streams[Int(stream)].shared.pointee.release() }
+                    continue
+                }
+                seek(voice, to: Int(frame), stream: Int(stream))
             case .stopAll(let fadeFrames):
                 var i = 0
                 while i < activeCount {
@@ -106,6 +113,73 @@ extension RenderCore {
         soundVoices[Int(command.sound)] += 1
     }
 
+    /// Moves `voice` to source frame `frame` (a streamed one onto ring
+    /// `stream`, filled from there): a copy of it as it was fades out over the
+    /// de-click in a fade slot when it is heard, and it fades in from the new
+    /// place (a paused voice stays paused there; one on its way out is left so).
+    @_noLocks
+    mutating func seek(_ voice: UnsafeMutablePointer<RenderVoice>, to frame: Int, stream: Int) {
+        let slot = voice - voices
+        let v = voice.pointee
+        guard v.fadeEnd != .stop else {
+            if stream >= 0 { streams[stream].shared.pointee.release() }
+            return
+        }
+        let spare = fadeSlot(for: v)
+        if spare >= 0 {
+            // The copy takes the old place, the old stream ring and an entry of its own.
+            copyVoice(slot, to: spare)
+            voices[spare].activeIndex = Int32(activeCount)
+            active[activeCount] = Int32(spare)
+            activeCount += 1
+            soundVoices[Int(v.sound)] += 1
+            beginStop(voices + spare, fadeFrames: 0)
+        } else if v.stream >= 0 && stream >= 0 {
+            streams[Int(v.stream)].shared.pointee.release()
+        }
+        if stream >= 0 {
+            voice.pointee.stream = Int32(stream)
+            voice.pointee.streamBase = 0
+            voice.pointee.streamOffset = frame
+            voice.pointee.position = 0
+            voice.pointee.starving = false
+            voice.pointee.phase = .waitingForStream
+        } else {
+            let body = v.body
+            voice.pointee.position = UInt64(frame) &<< 32
+            voice.pointee.inLoopBody = v.looping && body.loopPlane0 != nil && frame >= body.loopStart + 8
+            rewindMarkers(voice, to: frame)
+        }
+        if v.phase == .paused || v.fadeEnd == .pause {
+            voice.pointee.phase = stream >= 0 ? .waitingForStream : .paused
+            voice.pointee.fade = GainRamp(0)
+            voice.pointee.fadeEnd = stream >= 0 ? .pause : .nothing
+        } else if v.phase == .playing && !v.isVirtual {
+            // A voice not yet started keeps the fade-in it was given; one
+            // fading in goes on to where it was going, no sooner than the de-click.
+            let target = v.fade.framesLeft > 0 ? v.fade.target : v.fade.value
+            voice.pointee.fade = GainRamp(0)
+            voice.pointee.fade.start(to: target, over: max(declickFrames, v.fade.framesLeft))
+        }
+    }
+
+    /// A free fade slot for a copy of `v` to fade out in, when `v` is heard;
+    /// -1 when it is not (nothing to fade) or every fade slot is busy.
+    @_noLocks
+    func fadeSlot(for v: RenderVoice) -> Int {
+        guard v.phase == .playing && !v.isVirtual && v.fade.value > 0 && declickFrames > 0 else { return -1 }
+        for f in maxVoices..<(maxVoices + fadeSlots) where voices[f].phase == .idle { return f }
+        return -1
+    }
+
+    /// Copies the voice in `slot`, with its filter state, into fade slot `spare`.
+    @_noLocks
+    func copyVoice(_ slot: Int, to spare: Int) {
+        voices[spare] = voices[slot]
+        let from = filterStates + 4 * slot, to = filterStates + 4 * spare
+        for i in 0..<4 { to[i] = from[i] }
+    }
+
     /// Frees `slot` for a new voice: its voice, when heard, carries on in a
     /// fade slot and fades out over the de-click there (its end unreported:
     /// the control side reported it when it gave the slot away); a voice
@@ -114,21 +188,12 @@ extension RenderCore {
     @_noLocks
     mutating func moveAside(_ slot: Int) {
         let v = voices[slot]
-        let heard = v.phase == .playing && !v.isVirtual && v.fade.value > 0 && declickFrames > 0
-        var spare = -1
-        if heard {
-            for f in maxVoices..<(maxVoices + fadeSlots) where voices[f].phase == .idle {
-                spare = f
-                break
-            }
-        }
+        let spare = fadeSlot(for: v)
         guard spare >= 0 else {
             endVoice(slot)
             return
         }
-        voices[spare] = v
-        let from = filterStates + 4 * slot, to = filterStates + 4 * spare
-        for i in 0..<4 { to[i] = from[i] }
+        copyVoice(slot, to: spare)
         active[Int(v.activeIndex)] = Int32(spare)
         voices[slot].phase = .idle  // its sound, stream and active entry belong to the fade slot now
         beginStop(voices + spare, fadeFrames: 0)
@@ -210,6 +275,10 @@ extension RenderCore {
     @_noLocks
     mutating func resume(_ voice: UnsafeMutablePointer<RenderVoice>, fadeFrames: Int) {
         let v = voice.pointee
+        if v.phase == .waitingForStream && v.fadeEnd == .pause {
+            voice.pointee.fadeEnd = .nothing  // sought while paused: it plays when its stream is ready
+            return
+        }
         guard v.phase == .paused || (v.phase == .playing && v.fadeEnd == .pause) else { return }
         // The voice limit ranks it again before the next quantum mixes.
         voice.pointee.phase = .playing

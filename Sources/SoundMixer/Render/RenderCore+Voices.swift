@@ -66,6 +66,12 @@ extension RenderCore {
         voice.pointee.startTime = max(voice.pointee.startTime, clock)
         voice.pointee.phase = .scheduled
         settleGains(&voice.pointee)
+        if voice.pointee.fadeEnd == .pause {
+            // Sought while paused: it waits, paused, at the new place.
+            voice.pointee.fadeEnd = .nothing
+            voice.pointee.phase = .paused
+            return false
+        }
         return true
     }
 
@@ -291,6 +297,22 @@ extension RenderCore {
         voice.pointee.nextMarker = Int32(next)
     }
 
+    /// Publishes where the voice in `slot` is in its source (``positions``):
+    /// an in-memory voice's frame; a streamed one's, from the ring's start
+    /// (its seek offset), wrapped into the source's length when known.
+    @_noLocks @inline(__always)
+    func publishPosition(_ slot: Int) {
+        guard slot < maxVoices else { return }
+        let v = voices[slot]
+        var frame = Int(v.position &>> 32)
+        if v.stream >= 0 {
+            frame += v.streamBase + v.streamOffset
+            if v.body.sourceFrames > 0 { frame %= v.body.sourceFrames }
+        }
+        let word = UInt64(v.generation & 0xFF_FFFF) &<< 40 | UInt64(frame) & 0xFF_FFFF_FFFF
+        positions[slot].store(word, ordering: .relaxed)  // relaxed: one self-contained word
+    }
+
     /// Tells the control side the voice crossed its sound's marker `index`.
     @_noLocks @inline(__always)
     mutating func postMarker(_ voice: UnsafeMutablePointer<RenderVoice>, index: Int) {
@@ -383,10 +405,12 @@ extension RenderCore {
     /// frame `f mod sourceFrames` (a looping stream decodes the source again
     /// and again).
     @_noLocks
-    mutating func reportStreamMarkers(_ voice: UnsafeMutablePointer<RenderVoice>, from first: Int, to last: Int) {
+    mutating func reportStreamMarkers(_ voice: UnsafeMutablePointer<RenderVoice>, from streamFirst: Int, to streamLast: Int) {
         let body = voice.pointee.body
         guard let markers = body.markers, body.sourceFrames > 0 else { return }
         let lap = body.sourceFrames
+        // Source frames: the ring starts at the stream's offset (a seek's target).
+        let first = streamFirst + voice.pointee.streamOffset, last = streamLast + voice.pointee.streamOffset
         var from = first
         while from < last {
             let lapStart = from - from % lap

@@ -37,6 +37,10 @@ struct RenderCore {
     /// Per voice slot: generation of the last voice that ended there (render
     /// stores with release; the control side loads with acquire to reuse the slot).
     let voiceEnded: UnsafeMutablePointer<Atomic<UInt32>>
+    /// Per voice slot: where its voice is in its source, published after each
+    /// quantum (``publishPosition(_:)``): the generation's low 24 bits, then
+    /// the source frame in the low 40.
+    let positions: UnsafeMutablePointer<Atomic<UInt64>>
     /// Per voice slot: the low-pass filter's four stage outputs (render).
     let filterStates: UnsafeMutablePointer<Float>
     /// Where a filtered voice is mixed before its filter: a left and a right
@@ -172,6 +176,8 @@ extension RenderCore {
             for i in 0..<count { (p + i).initialize(to: Atomic(0)) }
             return p
         }
+        let positions = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: c.maxVoices)
+        for i in 0..<c.maxVoices { (positions + i).initialize(to: Atomic(0)) }
         let shared = UnsafeMutablePointer<SharedAtomics>.allocate(capacity: 1)
         shared.initialize(to: SharedAtomics())
         shared.pointee.limiter.store(c.limiter, ordering: .relaxed)  // relaxed: before any other thread exists
@@ -211,7 +217,7 @@ extension RenderCore {
                 atomics: shared,
                 voices: table(c.maxVoices + Self.fadeSlotCount, RenderVoice()),
                 active: table(c.maxVoices + Self.fadeSlotCount, Int32(0)),
-                voiceEnded: atomics(c.maxVoices), filterStates: table(4 * (c.maxVoices + Self.fadeSlotCount), Float(0)),
+                voiceEnded: atomics(c.maxVoices), positions: positions, filterStates: table(4 * (c.maxVoices + Self.fadeSlotCount), Float(0)),
                 voiceScratch: voiceScratch, batchedLowPass: c.batchedLowPass, batchRows: batchRows,
                 batchLanes: table(lowPassBatch, blankLane), batchEntries: table(lowPassBatch, BatchEntry()),
                 sharedLowPass: c.sharedLowPass && bank.capacity > 0, bankBands: bank.bands,
@@ -244,6 +250,8 @@ extension RenderCore {
         c.active.deallocate()
         c.voiceEnded.deinitialize(count: c.maxVoices)
         c.voiceEnded.deallocate()
+        c.positions.deinitialize(count: c.maxVoices)
+        c.positions.deallocate()
         c.filterStates.deallocate()
         UnsafeMutableRawPointer(c.voiceScratch).deallocate()  // allocated raw, 64-byte aligned
         UnsafeMutableRawPointer(c.batchRows).deallocate()  // allocated raw, 64-byte aligned

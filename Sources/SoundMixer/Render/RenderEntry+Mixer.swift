@@ -99,7 +99,9 @@ extension RenderCore {
             // at N = 1024, distance 2 mixed 93 k voice-s per CPU-s, 4–6 about
             // 118–121 k, 8 less again), near enough that they stay cached.
             if i + prefetchDistance < activeCount { spreadPrefetch(Int(active[i + prefetchDistance])) }
-            if renderVoice(Int(active[i])) {
+            let slot = Int(active[i])
+            if renderVoice(slot) {
+                publishPosition(slot)
                 i += 1
             }  // else the voice ended and the last active voice moved into index i
         }

@@ -64,6 +64,8 @@ struct RenderVoice: BitwiseCopyable {
     var position: UInt64 = 0
     /// For a stream: absolute source frame of ring frame 0 of the current lap.
     var streamBase = 0
+    /// The source frame the voice's stream ring starts at (a seek's target).
+    var streamOffset = 0
     var pitch: Double = 1
     /// Index of the next marker of `body` the read position has not crossed.
     var nextMarker: Int32 = 0

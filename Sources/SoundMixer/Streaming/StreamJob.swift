@@ -10,4 +10,6 @@ struct StreamJob: Sendable {
     let opener: AudioSourceOpener
     let loop: Bool
     let voice: VoiceID
+    /// The source frame to start at (a seek's target).
+    var startFrame = 0
 }

@@ -115,6 +115,7 @@ final class Streamer: @unchecked Sendable {
                 throw .invalidFile(
                     "stream has \(format.channelCount) channels at \(format.sampleRate) Hz; needs ≥ 1 at 1000…768000 Hz")
             }
+            if job.startFrame > 0 { try source.seek(toFrame: job.startFrame) }
             stream.source = source
             stream.downmix = Downmix(channels: format.channelCount)
             stream.scratch = [Float](repeating: 0, count: chunkFrames * format.channelCount)
