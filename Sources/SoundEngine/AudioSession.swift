@@ -136,6 +136,64 @@ public final class AudioSession: Sendable {
         try running().request(.setPreferredInput(port.endpoint))
     }
 
+    // MARK: The output device (a settings menu)
+
+    /// What the game pins the output to, for a settings menu's "Output
+    /// device" (Wwise `ReplaceOutput` to a device; FMOD `setDriver`).
+    public enum OutputDevice: Hashable, Sendable, CustomStringConvertible {
+        /// No pin: the routing rules choose (the system's default device the
+        /// user sets in the desktop, the most recently connected accessory, …).
+        case systemDefault
+        /// The output whose ``PortDescription/uid`` this is — stable across
+        /// runs and reconnections: the sink's name, and `#port` for a sink
+        /// with ports.
+        case device(uid: String)
+
+        public var description: String {
+            switch self {
+            case .systemDefault: "systemDefault"
+            case .device(let uid): "device(\(uid))"
+            }
+        }
+    }
+
+    /// The outputs a settings menu can offer: every present output the
+    /// category and options allow, newest first, each with a stable
+    /// ``PortDescription/uid`` and a human ``PortDescription/portName``.
+    public var outputDevices: [PortDescription] { snapshot().availableOutputs }
+
+    /// What the output is pinned to; kept while the pinned device is absent.
+    public var pinnedOutput: OutputDevice {
+        snapshot().pinnedOutput.map { .device(uid: $0.description) } ?? .systemDefault
+    }
+
+    /// Pins the output to one device — the player's choice — or, with
+    /// `.systemDefault`, lets the routing rules choose again.
+    ///
+    /// A pinned device is an explicit choice, like a preferred input: it
+    /// wins over the system default (a default change in the desktop leaves
+    /// the game where it is) and over devices connected later (no last in
+    /// wins); only the speaker override of playAndRecord and a move of the
+    /// game's stream in the desktop's mixer (the user's newest choice; the
+    /// next pin takes it back) come first. When the pinned device goes away
+    /// the route falls back to what the rules give — the system default —
+    /// with a ``RouteChange`` whose reason is `oldDeviceUnavailable`; when it
+    /// comes back the route returns to it (`newDeviceAvailable`). The pin is
+    /// kept across reconnections and media-services resets.
+    ///
+    /// - Throws: `incompatibleCategory` in a category without output;
+    ///   `invalidParameter` naming the uid when no present output has it, or
+    ///   for an output the category and options do not allow. Nothing changes then.
+    public func pinOutput(_ device: OutputDevice) throws(SoundEngineError) {
+        guard case .device(let uid) = device else { return try running().request(.pinOutput(nil)) }
+        let outputs = snapshot().allOutputs
+        guard let port = outputs.first(where: { $0.uid == uid }) else {
+            throw .invalidParameter(
+                "pinOutput: no output has uid '\(uid)'; present: \(outputs.map(\.uid).joined(separator: ", "))")
+        }
+        try running().request(.pinOutput(port.endpoint))
+    }
+
     // MARK: Other audio
 
     /// Whether other apps' music, video or calls play audibly (`isOtherAudioPlaying`).
@@ -167,10 +225,12 @@ struct SessionSnapshot: Sendable {
     var availableOutputs: [PortDescription]
     var availableInputs: [PortDescription]
     var allInputs: [PortDescription]
+    var allOutputs: [PortDescription]
     var isInputAvailable: Bool
     var isInputMuted: Bool
     var portOverride: PortOverride
     var preferredInput: EndpointID?
+    var pinnedOutput: EndpointID?
     var isOtherAudioPlaying: Bool
     var secondaryAudioShouldBeSilencedHint: Bool
     var granted: GrantedStream
@@ -185,10 +245,12 @@ struct SessionSnapshot: Sendable {
         availableOutputs = policy.availableOutputs
         availableInputs = policy.availableInputs
         allInputs = policy.availableEndpoints.filter { $0.direction == .input }.map(\.portDescription)
+        allOutputs = policy.availableEndpoints.filter { $0.direction == .output }.map(\.portDescription)
         isInputAvailable = policy.isInputAvailable
         isInputMuted = policy.isInputMuted
         portOverride = policy.portOverride
         preferredInput = policy.preferredInput
+        pinnedOutput = policy.pinnedOutput
         isOtherAudioPlaying = policy.isOtherAudioPlaying
         secondaryAudioShouldBeSilencedHint = policy.secondaryAudioShouldBeSilencedHint
         self.granted = granted

@@ -93,3 +93,24 @@ public func se_mute_background_music(_ mute: Bool) -> SE_Result {
 public func se_is_background_music_muted() -> Bool {
     (try? SoundEngine.isBackgroundMusicMuted) == true
 }
+
+@c @implementation
+public func se_get_output_devices(_ devices: UnsafeMutablePointer<UnsafeMutablePointer<SE_Route>?>?) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let out = try Argument.required(devices, "devices")
+        out.pointee = nil
+        let outputs = try SoundEngine.audioSession.outputDevices
+        guard let block = RouteBlock.make(RouteDescription(outputs: outputs)) else {
+            throw .insufficientMemory("se_get_output_devices: no memory for the list")
+        }
+        out.pointee = block
+    }
+}
+
+@c @implementation
+public func se_pin_output(_ uid: UnsafePointer<CChar>?) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let uid = try Argument.optionalString(uid, "uid")
+        try SoundEngine.audioSession.pinOutput(uid.map { .device(uid: $0) } ?? .systemDefault)
+    }
+}

@@ -34,6 +34,8 @@ extension AudioSessionPolicy {
             try overrideOutput(override, &pass)
         case .setPreferredInput(let id):
             try setPreferredInput(id, &pass)
+        case .pinOutput(let id):
+            try pinOutput(id, &pass)
         }
     }
 
@@ -100,24 +102,42 @@ extension AudioSessionPolicy {
     }
 
     private mutating func setPreferredInput(_ id: EndpointID?, _ pass: inout HandlingPass) throws(SoundEngineError) {
-        if let id {
-            guard configuration.category.hasInput else {
-                throw .incompatibleCategory("category \(configuration.category) has no input; cannot prefer \(id)")
-            }
-            guard id.direction == .input, let endpoint = registry[id] else {
-                throw .invalidParameter("setPreferredInput: \(id) is not a present input")
-            }
-            guard configuration.permits(endpoint) else {
-                throw .invalidParameter(
-                    "setPreferredInput: \(endpoint.portType) input \(id) is not allowed with \(configuration)")
-            }
-        }
+        if let id { try checkChoice(id, .input, "setPreferredInput", verb: "prefer") }
         // The game asks now: an earlier move of the capture stream by the user gives way.
         let movedByUser = userInput?.forced == true
         guard id != preferredInput || movedByUser else { return }
         if movedByUser { userInput = nil }
         preferredInput = id
         pass.overridden = true
+    }
+
+    private mutating func pinOutput(_ id: EndpointID?, _ pass: inout HandlingPass) throws(SoundEngineError) {
+        if let id { try checkChoice(id, .output, "pinOutput", verb: "pin") }
+        // The game asks now: an earlier move of our stream by the user gives way.
+        let movedByUser = userOutput?.forced == true
+        guard id != pinnedOutput || movedByUser else { return }
+        if movedByUser { userOutput = nil }
+        pinnedOutput = id
+        pass.overridden = true
+    }
+
+    /// Refuses a game's choice of `id` as its `direction` endpoint: a
+    /// category without that direction, an endpoint not present (or of the
+    /// other direction), one the configuration does not allow.
+    private func checkChoice(_ id: EndpointID, _ direction: EndpointDirection, _ call: String, verb: String)
+        throws(SoundEngineError)
+    {
+        let word = direction == .input ? "input" : "output"
+        let category = configuration.category
+        guard direction == .input ? category.hasInput : category.hasOutput else {
+            throw .incompatibleCategory("category \(category) has no \(word); cannot \(verb) \(id)")
+        }
+        guard id.direction == direction, let endpoint = registry[id] else {
+            throw .invalidParameter("\(call): \(id) is not a present \(word)")
+        }
+        guard configuration.permits(endpoint) else {
+            throw .invalidParameter("\(call): \(endpoint.portType) \(word) \(id) is not allowed with \(configuration)")
+        }
     }
 
     /// The app takes the audio back (activation, return to the foreground,

@@ -20,11 +20,15 @@ extension AudioSessionPolicy {
     ///
     /// Output, first rule that gives one:
     /// 1. ``PortOverride/speaker``: the built-in speaker;
-    /// 2. the user's choice (a move of our stream always; a default change if allowed);
-    /// 3. a preferred Bluetooth HFP input brings its accessory's HFP output;
-    /// 4. the most recently connected accessory the category and options
+    /// 2. the user's move of our stream (in the desktop's mixer), always;
+    /// 3. the output the game pinned (``pinnedOutput``: the player's choice in
+    ///    its settings menu), when present and allowed — over the server's
+    ///    default and over devices that arrive later;
+    /// 4. the user's default change, if allowed;
+    /// 5. a preferred Bluetooth HFP input brings its accessory's HFP output;
+    /// 6. the most recently connected accessory the category and options
     ///    allow (last in wins), its HFP endpoint when its accessory has one;
-    /// 5. playAndRecord without defaultToSpeaker: the receiver; then the
+    /// 7. playAndRecord without defaultToSpeaker: the receiver; then the
     ///    speaker; then (playAndRecord) the receiver after all; then a
     ///    virtual device (a null sink: no accessory, so it never takes the
     ///    route from real hardware by appearing — OBS and friends make them).
@@ -70,9 +74,9 @@ extension AudioSessionPolicy {
         if overridesToSpeaker, let speaker = registry.newest(.output, where: { $0.portType == .builtInSpeaker }) {
             return speaker
         }
-        if let choice = userOutput, let chosen = registry[choice.id], choice.forced || allowed(chosen) {
-            return chosen
-        }
+        if let choice = userOutput, choice.forced, let moved = registry[choice.id] { return moved }
+        if let pin = pinnedOutput, let pinned = registry[pin], allowed(pinned) { return pinned }
+        if let choice = userOutput, let chosen = registry[choice.id], allowed(chosen) { return chosen }
         if let id = preferredInput, let input = registry[id], input.portType == .bluetoothHFP,
             let hfp = hfpPartner(of: input, direction: .output)
         {

@@ -42,6 +42,9 @@ package struct AudioSessionPolicy: Hashable, Sendable {
     var routedOverride: PortOverride = .none
     /// The game's preferred input, kept while the endpoint is absent.
     package internal(set) var preferredInput: EndpointID?
+    /// The output the game pinned (``SessionRequest/pinOutput(_:)``), kept
+    /// while the endpoint is absent; `nil` follows the routing rules.
+    package internal(set) var pinnedOutput: EndpointID?
     /// Whether the app is in the foreground (it starts there).
     package internal(set) var isInForeground = true
     /// `renderAnyway` of the game's suspension, `nil` when the game has not

@@ -26,4 +26,12 @@ package enum SessionRequest: Hashable, Sendable {
     /// input and with `invalidParameter` for an endpoint that is not a present
     /// input the options allow.
     case setPreferredInput(EndpointID?)
+    /// Pins the output to one endpoint — the player's choice in the game's
+    /// settings menu — or, with `nil`, follows the routing rules again (the
+    /// system default and last in wins). A pinned output is kept while it is
+    /// absent: the route falls back meanwhile and returns to it when it
+    /// comes back. Refused with `incompatibleCategory` in a category without
+    /// output and with `invalidParameter` for an endpoint that is not a
+    /// present output the options allow.
+    case pinOutput(EndpointID?)
 }

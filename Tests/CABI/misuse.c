@@ -266,6 +266,11 @@ static void before_initialize(const char *bank, const char *sound) {
     SE_Route *route = (SE_Route *)&status;
     UNINITIALIZED(se_get_current_route(&route));
     TRUE(route == NULL);
+    route = (SE_Route *)&status;
+    UNINITIALIZED(se_get_output_devices(&route));
+    TRUE(route == NULL);
+    UNINITIALIZED(se_pin_output(NULL));
+    UNINITIALIZED(se_pin_output("speaker"));
     UNINITIALIZED(se_mute_background_music(true));
     TRUE(!se_is_background_music_muted());
     UNINITIALIZED(se_get_bus_id("master", &id));
@@ -591,6 +596,20 @@ static void playback(const char *sound_path) {
     TRUE(route != NULL && route->output_count >= 1 && route->outputs[0].uid[0] != '\0');
     se_free_route(route);
     se_free_route(NULL);
+    /* The settings menu's output list, and a pin. */
+    INVALID(se_get_output_devices(NULL));
+    OK(se_get_output_devices(&route));
+    TRUE(route != NULL && route->input_count == 0 && route->output_count >= 1);
+    const char *first_output = NULL;
+    for (uint32_t i = 0; route != NULL && i < route->output_count; i++)
+        if (route->outputs[i].uid[0] != '\0' && route->outputs[i].name[0] != '\0') first_output = route->outputs[i].uid;
+    TRUE(first_output != NULL);
+    INVALID(se_pin_output(bad_utf8));
+    INVALID(se_pin_output("no-such-output"));
+    INVALID(se_pin_output("mic")); /* an input */
+    if (first_output != NULL) OK(se_pin_output(first_output));
+    se_free_route(route);
+    OK(se_pin_output(NULL));
     SE_Statistics statistics;
     INVALID(se_get_statistics(NULL, sizeof statistics));
     INVALID(se_get_statistics(&statistics, sizeof statistics - 1));

@@ -102,6 +102,10 @@ struct EntryPoint: Sendable {
                 try r.door.liveSession.setPreferredInput(uid: h.optionalName(["offline"]))
             })
         list.append(
+            EntryPoint("AudioSession.pinOutput", ["uid"]) { h, r in
+                try r.door.liveSession.pinOutput(h.optionalName(["offline"]).map { .device(uid: $0) } ?? .systemDefault)
+            })
+        list.append(
             EntryPoint("InitSettings.validate", settingsFields, usesEngine: false) { h, _ in
                 let (settings, platform) = h.settings()
                 try settings.validate()

@@ -158,12 +158,13 @@ struct RandomRun {
         let pool = Int.random(in: 0..<4, using: &rng) == 0 ? CategoryOptions(rawValue: 0x1FF) : category.settableOptions
         let options = CategoryOptions(rawValue: pool.rawValue & UInt.random(in: 0...0x1FF, using: &rng))
         let mode = Bool.random(using: &rng) ? Mode.default : Mode.allCases.randomElement(using: &rng)!
-        switch Int.random(in: 0..<10, using: &rng) {
+        switch Int.random(in: 0..<11, using: &rng) {
         case 0..<3: return .setCategory(category, mode: mode, options: options)
         case 3: return .setMode(mode)
         case 4: return .setConfiguration(SessionConfiguration(category: category, categoryOptions: options, mode: mode))
         case 5, 6: return .setActive(.random(using: &rng), options: .random(using: &rng) ? .notifyOthersOnDeactivation : [])
         case 7: return .overrideOutputAudioPort(.random(using: &rng) ? .speaker : .none)
+        case 8: return .pinOutput(Bool.random(using: &rng) ? nil : randomEndpoint(.output))
         default: return .setPreferredInput(Bool.random(using: &rng) ? nil : randomEndpoint(.input))
         }
     }
@@ -324,6 +325,7 @@ struct RandomRun {
             }
         }
         if case .request(.setPreferredInput) = input { server.userMoveInput = nil }
+        if case .request(.pinOutput) = input { server.userMove = nil }
         if case .system(.connected) = input { route = policy.currentRoute }
         if case .system(.connectionLost) = input { route = policy.currentRoute }
     }
@@ -356,6 +358,13 @@ struct RandomRun {
             verify(endpoint != nil, "\(context): route uses absent \(port)")
             guard let endpoint, port.endpoint != server.userMove, port.endpoint != server.userMoveInput else { continue }
             verify(Self.fits(endpoint, configuration), "\(context): \(port) does not fit \(configuration)")
+        }
+        // A pinned output that is present and fits is where we play, unless
+        // the speaker override or the user's move of our stream says otherwise.
+        if let pin = policy.pinnedOutput, let pinned = server.endpoints[pin], Self.fits(pinned, configuration),
+            server.userMove == nil, policy.portOverride == .none, configuration.category.hasOutput
+        {
+            verify(outputs.first?.endpoint == pin, "\(context): pinned to \(pin) but plays on \(outputs)")
         }
         let fittingOutputs = server.endpoints.values.filter { $0.direction == .output && Self.fits($0, configuration) }
         if !configuration.category.hasOutput {

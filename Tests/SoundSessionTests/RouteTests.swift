@@ -280,3 +280,83 @@ import Testing
         #expect(policy.availableOutputs.isEmpty)
     }
 }
+
+/// The output the game pins from its settings menu (issue 17, item 5): an
+/// explicit choice like a preferred input, kept while absent.
+@Suite struct PinnedOutputTests {
+    @Test func aPinnedOutputStaysThroughDefaultChangesAndNewDevices() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback), endpoints: Endpoints.laptop + [Endpoints.hdmi])
+        var outputs = try policy.handle(.pinOutput(Endpoints.speaker.id))
+        #expect(policy.outputType == .builtInSpeaker)
+        #expect(outputs.selectedOutput == Endpoints.speaker.id)
+        #expect(outputs.routeChanges.map(\.reason) == [.override])
+        // The user changes the default in the desktop: the pin holds.
+        outputs = policy.handle(.defaultOutputChanged(Endpoints.hdmi.id))
+        #expect(policy.outputType == .builtInSpeaker)
+        #expect(outputs.routeChanges.isEmpty && outputs.actions.isEmpty)
+        // Headphones arrive: no last in wins over a pin.
+        outputs = policy.handle(.endpointAppeared(Endpoints.usb))
+        #expect(policy.outputType == .builtInSpeaker)
+        #expect(outputs.routeChanges.isEmpty)
+        // Back to the rules: the newest arrival wins again.
+        outputs = try policy.handle(.pinOutput(nil))
+        #expect(policy.pinnedOutput == nil)
+        #expect(policy.outputType == .usbAudio)
+    }
+
+    @Test func aPinnedOutputThatGoesFallsBackAndIsReturnedTo() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback), endpoints: Endpoints.laptop + [Endpoints.usb])
+        _ = try policy.handle(.pinOutput(Endpoints.usb.id))
+        _ = policy.handle(.defaultOutputChanged(Endpoints.speaker.id))
+        #expect(policy.outputType == .usbAudio)
+        var outputs = policy.handle(.endpointDisappeared(Endpoints.usb.id))
+        #expect(policy.outputType == .builtInSpeaker, "falls back to the default the user chose")
+        #expect(outputs.routeChanges.map(\.reason) == [.oldDeviceUnavailable])
+        #expect(outputs.routeChanges.first?.previousRoute.outputs.map(\.endpoint) == [Endpoints.usb.id])
+        #expect(policy.pinnedOutput == Endpoints.usb.id, "kept while absent")
+        outputs = policy.handle(.endpointAppeared(Endpoints.usb))
+        #expect(policy.outputType == .usbAudio)
+        #expect(outputs.selectedOutput == Endpoints.usb.id)
+        #expect(outputs.routeChanges.map(\.reason) == [.newDeviceAvailable])
+    }
+
+    @Test func theUsersMoveWinsUntilTheGamePinsAgainAndTheSpeakerOverrideComesFirst() throws {
+        var policy = try AudioSessionPolicy.connected(
+            .with(.playAndRecord, [.defaultToSpeaker]), endpoints: Endpoints.phone + [Endpoints.usb])
+        _ = try policy.handle(.pinOutput(Endpoints.usb.id))
+        var outputs = policy.handle(.streamMovedByUser(Endpoints.speaker.id))
+        #expect(policy.outputType == .builtInSpeaker, "the user's move in the desktop's mixer is the newest choice")
+        #expect(outputs.actions.isEmpty, "the stream is already there")
+        outputs = try policy.handle(.pinOutput(Endpoints.usb.id))
+        #expect(policy.outputType == .usbAudio, "the game pinning again takes it back")
+        _ = try policy.handle(.overrideOutputAudioPort(.speaker))
+        #expect(policy.outputType == .builtInSpeaker)
+        _ = try policy.handle(.overrideOutputAudioPort(.none))
+        #expect(policy.outputType == .usbAudio)
+    }
+
+    @Test func aPinIsRefusedForWhatCannotPlayAndChangesNothing() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback), endpoints: Endpoints.phone + [Endpoints.bluetoothHFP])
+        #expect(throws: SoundEngineError.invalidParameter("pinOutput: alsa_input.pci#internal-mic is not a present output")) {
+            _ = try policy.handle(.pinOutput(Endpoints.builtInMic.id))
+        }
+        #expect(throws: SoundEngineError.invalidParameter("pinOutput: alsa_output.usb is not a present output")) {
+            _ = try policy.handle(.pinOutput(Endpoints.usb.id))
+        }
+        #expect(throws: SoundEngineError.self, "playback allows no hands-free output") {
+            _ = try policy.handle(.pinOutput(Endpoints.bluetoothHFP.id))
+        }
+        #expect(policy.pinnedOutput == nil)
+        var record = try AudioSessionPolicy.connected(.with(.record))
+        #expect(throws: SoundEngineError.self) { _ = try record.handle(.pinOutput(Endpoints.speaker.id)) }
+    }
+
+    @Test func aPinSurvivesAReconnection() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback), endpoints: Endpoints.laptop + [Endpoints.hdmi])
+        _ = try policy.handle(.pinOutput(Endpoints.hdmi.id))
+        _ = policy.handle(.connectionLost)
+        _ = policy.handle(
+            .connected(SystemSnapshot(endpoints: Endpoints.laptop + [Endpoints.hdmi], defaultOutput: Endpoints.speaker.id)))
+        #expect(policy.outputType == .hdmi)
+    }
+}

@@ -745,8 +745,28 @@ SE_Result se_get_audio_session_status(SE_AudioSessionStatus *status, size_t stru
  */
 SE_Result se_get_current_route(SE_Route **route);
 
-/** Frees a route from se_get_current_route; NULL does nothing. */
+/** Frees a route from se_get_current_route or se_get_output_devices; NULL does nothing. */
 void se_free_route(SE_Route *route);
+
+/**
+ * The outputs a settings menu can offer (every present output the category
+ * allows, newest first), as the `outputs` of one allocation the game owns
+ * (`input_count` is 0); free it with se_free_route. Each SE_Port's `uid` is
+ * stable across runs; its `name` is for people. On failure `*devices` is NULL.
+ */
+SE_Result se_get_output_devices(SE_Route **devices);
+
+/**
+ * Pins the output to the device whose SE_Port.uid is `uid` — the player's
+ * choice (Wwise ReplaceOutput, FMOD setDriver) — or, with NULL, lets the
+ * routing rules choose again (the system default, the newest accessory). A
+ * pinned device holds through default changes and newly plugged devices;
+ * when it goes the route falls back (a route change, reason
+ * SE_RouteChangeReasonOldDeviceUnavailable) and returns to it when it comes
+ * back. SE_InvalidParameter (naming the uid) for an output not present or not
+ * allowed.
+ */
+SE_Result se_pin_output(const char *uid);
 
 /** Mutes or unmutes the background-music buses (Wwise MuteBackgroundMusic). */
 SE_Result se_mute_background_music(bool mute);
