@@ -1190,6 +1190,26 @@ void mk_write_int16(const mk_kernel_table *t, const float *left, const float *ri
     t->write_s16(left, right, dst, frames, channels);
 }
 
+void mk_write_planes_float32(const float *base, int32_t stride, int32_t planes, float *dst, int32_t frames,
+                             int32_t channels) MK_NONBLOCKING {
+    for (int32_t i = 0; i < frames; i++) {
+        float *f = dst + (ptrdiff_t)i * channels;
+        int32_t c = 0;
+        for (; c < planes && c < channels; c++) f[c] = base[(ptrdiff_t)c * stride + i];
+        for (; c < channels; c++) f[c] = 0;
+    }
+}
+
+void mk_write_planes_int16(const float *base, int32_t stride, int32_t planes, int16_t *dst, int32_t frames,
+                           int32_t channels) MK_NONBLOCKING {
+    for (int32_t i = 0; i < frames; i++) {
+        int16_t *f = dst + (ptrdiff_t)i * channels;
+        int32_t c = 0;
+        for (; c < planes && c < channels; c++) f[c] = to_s16(base[(ptrdiff_t)c * stride + i]);
+        for (; c < channels; c++) f[c] = 0;
+    }
+}
+
 void mk_lowpass(const mk_kernel_table *t, float *left, float *right, int32_t frames, float *state, float coefficient,
                 float coefficient_step) MK_NONBLOCKING {
     t->lowpass(left, right, frames, state, coefficient, coefficient_step);

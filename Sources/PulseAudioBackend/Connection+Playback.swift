@@ -27,6 +27,16 @@ extension Connection {
         if hadCapture { try openCapture(loop, deadline: deadline) }
     }
 
+    /// The channel count (1…8) of the sink named `device`, or of the
+    /// server's default sink for `nil`; nil when the model does not know it.
+    func deviceChannels(_ device: String?) -> Int? {
+        let channels = withModel { model -> Int? in
+            let name = device ?? model.defaultSinkName
+            return model.sinks.values.first { $0.name == name }?.channels
+        } ?? nil
+        return channels.map { min(8, max(1, $0)) }
+    }
+
     /// What the server granted for the current playback stream. Lock held.
     func grant() -> GrantedStream? {
         guard let s = stream, s.isReady, let granted = s.format, let buffer = s.bufferAttributes, let info = serverInfo
@@ -43,6 +53,9 @@ extension Connection {
     /// server puts it), and waits until it is ready. Lock held.
     func openPlayback(_ loop: PAMainloop, deadline: ContinuousClock.Instant, device: String?) throws(SoundEngineError) {
         guard let ctx = context else { throw .fail("internal: no context") }
+        if configuration.followDeviceChannels, let channels = deviceChannels(device) {
+            configuration.format.channelCount = channels
+        }
         let format = configuration.format
         let proplist = PAProplist.make(configuration.playbackProplist)
         defer { proplist.free() }
@@ -56,6 +69,7 @@ extension Connection {
                 entry: render, bytesPerFrame: format.bytesPerFrame, status: status, mainloop: loop.raw))
             renderState = state
         }
+        renderState?.pointee.bytesPerFrame = format.bytesPerFrame
         // A new stream starts corked (START_CORKED): nothing is rendered into it before the uncork.
         renderState?.pointee.paused.store(true, ordering: .relaxed)
         s.setStateCallback(streamStateCallback, userdata)

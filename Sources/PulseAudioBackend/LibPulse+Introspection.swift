@@ -52,6 +52,8 @@ struct PADeviceInfo: Sendable, Hashable {
     var muted: Bool
     /// Every string property of the device.
     var properties: [String: String]
+    /// Channels of its sample spec (a 5.1 sink has 6).
+    var channels: Int
 
     init(sink info: UnsafePointer<pa_sink_info>) {
         let i = info.pointee
@@ -73,6 +75,7 @@ struct PADeviceInfo: Sendable, Hashable {
         activePort = i.active_port?.pointee.name.map { String(cString: $0) }
         muted = i.mute != 0
         properties = PAProplist.dictionary(i.proplist)
+        channels = Int(i.sample_spec.channels)
     }
 
     init(source info: UnsafePointer<pa_source_info>) {
@@ -95,6 +98,7 @@ struct PADeviceInfo: Sendable, Hashable {
         activePort = i.active_port?.pointee.name.map { String(cString: $0) }
         muted = i.mute != 0
         properties = PAProplist.dictionary(i.proplist)
+        channels = Int(i.sample_spec.channels)
     }
 }
 

@@ -9,7 +9,9 @@ import Synchronization
 /// freed after the stream is gone.
 struct RenderState: ~Copyable {
     let entry: RenderEntry
-    let bytesPerFrame: Int
+    /// The current stream's frame size; set when a stream is created, with
+    /// the mainloop lock held (no callback runs then).
+    var bytesPerFrame: Int
     /// The backend's counters and latency (its lifetime outlives this state's).
     let status: UnsafeMutablePointer<BackendStatus>
     /// Set while the stream is corked (and before its first uncork): the

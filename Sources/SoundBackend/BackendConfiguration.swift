@@ -14,6 +14,13 @@ package struct BackendConfiguration: Sendable, Hashable {
     package var streamName: String
     /// The format requested; the server may grant another (see ``GrantedStream``).
     package var format: StreamFormat
+    /// Whether the playback stream takes the channel count of the device it
+    /// is created on (1…8; a device of more gets 8) instead of `format`'s,
+    /// so the mix is in the device's layout (docs/mixer.md, "Surround").
+    /// Decided at each creation (open, a session change, a reconnect); a
+    /// stream moved to a device of another layout keeps its own, and the
+    /// server converts.
+    package var followDeviceChannels = false
     /// Requested buffering.
     package var latency: LatencyRequest
     /// What the policy chose for our streams (role, echo cancellation); the

@@ -54,7 +54,7 @@ extension BankDecoder {
     mutating func attenuation(_ name: String, _ node: JSONNode, at path: JSONPath) -> BankAttenuation? {
         guard
             let fields = object(node, at: path, what: "attenuation '\(name)'", required: ["volume"],
-                                optional: ["lowPass", "spatialize"])
+                                optional: ["lowPass", "spatialize", "spread"])
         else { return nil }
         let distances = BankLimits.distance
         let volume = fields["volume"].flatMap {
@@ -64,8 +64,12 @@ extension BankDecoder {
             curve($0, at: path.key("lowPass"), xRange: distances, xUnit: "(distance)",
                   yRange: BankLimits.lowPassHz, yUnit: "Hz")
         }
+        let spread = fields["spread"].flatMap {
+            curve($0, at: path.key("spread"), xRange: distances, xUnit: "(distance)",
+                  yRange: BankLimits.spreadPercent, yUnit: "%")
+        }
         let spatialize = bool(fields, "spatialize", default: true)
         guard let volume else { return nil }
-        return BankAttenuation(name: name, volume: volume, lowPass: lowPass, spatialize: spatialize)
+        return BankAttenuation(name: name, volume: volume, lowPass: lowPass, spatialize: spatialize, spread: spread)
     }
 }

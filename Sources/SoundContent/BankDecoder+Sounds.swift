@@ -5,7 +5,7 @@ extension BankDecoder {
             let fields = object(
                 node, at: path, what: "sound '\(name)'", required: ["file"],
                 optional: ["stream", "loop", "volume", "pitch", "bus", "attenuation", "priority", "virtualBehavior",
-                           "markers"])
+                           "markers", "lfe"])
         else { return nil }
         var file = ""
         if let written = string(fields, "file"), let fileNode = fields["file"] {
@@ -24,7 +24,8 @@ extension BankDecoder {
             attenuation: reference(fields, "attenuation", as: .attenuation),
             priority: integer(fields, "priority", default: 50, range: BankLimits.priority),
             virtualBehavior: virtualBehavior(fields),
-            markers: markers(fields, of: name))
+            markers: markers(fields, of: name),
+            lfeDB: fields["lfe"] == nil ? nil : decibels(fields, "lfe"))
     }
 
     /// `"virtualBehavior"`: kill, continue or restart; `"resume"` is the old

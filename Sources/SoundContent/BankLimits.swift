@@ -27,4 +27,6 @@ package enum BankLimits {
     package static let rtpcValue: ClosedRange<Double> = -1e9...1e9
     /// A low-pass cut-off in Hz: the audible band with some room.
     package static let lowPassHz: ClosedRange<Double> = 10...24_000
+    /// How far a 3D sound spreads over the speakers, in percent (Wwise's spread).
+    package static let spreadPercent: ClosedRange<Double> = 0...100
 }

@@ -176,12 +176,17 @@ package struct BankSound: Sendable, Hashable {
     /// `EventCallback.marker` (Wwise's marker callback). Every lap of a
     /// looping voice crosses them again.
     package var markers: [BankMarker]
+    /// Its level in the LFE channel of a surround output, in dB relative to
+    /// its voice's volume (-96…+24), or `nil` (the default) for none: only
+    /// sounds that say so reach the LFE. Stereo outputs have no LFE.
+    package var lfeDB: Double?
 
     package init(
         name: String, file: String, stream: Bool = false, loop: Bool = false, volumeDB: Double = 0,
         pitchCents: Double = 0, bus: String = "master", attenuation: String? = nil, priority: Int = 50,
-        virtualBehavior: VirtualVoiceBehavior = .kill, markers: [BankMarker] = []
+        virtualBehavior: VirtualVoiceBehavior = .kill, markers: [BankMarker] = [], lfeDB: Double? = nil
     ) {
+        self.lfeDB = lfeDB
         self.markers = markers.sorted { $0.time < $1.time }
         self.name = name
         self.file = file
@@ -310,8 +315,13 @@ package struct BankAttenuation: Sendable, Hashable {
     /// Whether the sound is panned by its direction from the listener
     /// (true) or stays centred (false).
     package var spatialize: Bool
+    /// Distance → spread in percent (0: a point, 100: every speaker alike) on
+    /// a surround output, or `nil` for a point at every distance. Stereo
+    /// outputs pan by direction only.
+    package var spread: Curve?
 
-    package init(name: String, volume: Curve, lowPass: Curve? = nil, spatialize: Bool = true) {
+    package init(name: String, volume: Curve, lowPass: Curve? = nil, spatialize: Bool = true, spread: Curve? = nil) {
+        self.spread = spread
         self.name = name
         self.volume = volume
         self.lowPass = lowPass

@@ -33,7 +33,9 @@ extension PlatformInitSettings {
         try require(
             (8000...192_000).contains(sampleRate), "PlatformInitSettings.sampleRate", sampleRate,
             "must be 8000…192000 Hz")
-        try require((1...8).contains(channelCount), "PlatformInitSettings.channelCount", channelCount, "must be 1…8")
+        try require(
+            (0...8).contains(channelCount), "PlatformInitSettings.channelCount", channelCount,
+            "must be 0 (the device's layout) or 1…8")
         try require(
             (1...8).contains(inputChannelCount), "PlatformInitSettings.inputChannelCount", inputChannelCount, "must be 1…8")
         if let problem = latency.problem { throw .invalidParameter("PlatformInitSettings.latency.\(problem)") }

@@ -16,9 +16,13 @@ public struct PlatformInitSettings: Sendable {
     /// Sample encoding of the output stream (Wwise Linux `sampleType`).
     /// Default float32; int16 halves the bytes sent to the server.
     public var sampleFormat: SampleFormat = .float32
-    /// Output channels, 1…8; the mix is stereo and is up/down-mixed to this.
-    /// Default 2.
-    public var channelCount: Int = 2
+    /// Output channels, 0…8. 0 (the default) takes the device's layout (as
+    /// Wwise does when no channel configuration is given): the stream gets
+    /// the channel count of the device it is created on, up to 8, and the
+    /// mix is in that layout (stereo, quad, 5.1, 7.1…; docs/mixer.md,
+    /// "Surround"). 1…8 asks for that many whatever the device: 1 and 2 get
+    /// the stereo mix (1 its average), 3…8 a mix in their layout.
+    public var channelCount: Int = 0
     /// The audio session: category, options, mode (Wwise
     /// `AkAudioSessionProperties`). Decides the stream's `media.role`, whether
     /// other apps' audio is silenced, and routing. Default soloAmbient.

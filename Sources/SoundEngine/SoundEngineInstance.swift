@@ -124,8 +124,10 @@ package final class SoundEngineInstance: Sendable {
             finish: { owner.value?.completeRemainingVoices() })
         self.dispatcher = dispatcher
 
+        // The device's layout (0) starts stereo; the backend takes the device's channels.
         let format = StreamFormat(
-            sampleRate: platform.sampleRate, channelCount: platform.channelCount, sampleFormat: platform.sampleFormat)
+            sampleRate: platform.sampleRate, channelCount: platform.channelCount == 0 ? 2 : platform.channelCount,
+            sampleFormat: platform.sampleFormat)
         try mixer.setOutputFormat(format)
         let clock = EngineClock(mixer: mixer, quantumFrames: settings.samplesPerFrame, sampleRate: platform.sampleRate)
         self.clock = clock
@@ -182,6 +184,7 @@ package final class SoundEngineInstance: Sendable {
             streamProperties: properties, connectTimeout: platform.connectTimeout,
             realtimePriority: platform.realtimePriority)
         configuration.captureChannels = platform.inputChannelCount
+        configuration.followDeviceChannels = platform.channelCount == 0
         configuration.journalDirectory = platform.crashRepair.journalDirectory
         configuration.guardianProcess = platform.crashRepair.guardianProcess
         return configuration

@@ -34,6 +34,7 @@ extension Mixer {
         guard (0...100).contains(p.priority) else {
             throw .invalidParameter("VoiceParameters.priority = \(p.priority): must be 0…100")
         }
+        if let placement = p.placement { try SpeakerPlacement.check(placement, "VoiceParameters.placement") }
         let lowPass = p.lowPassHz.map { LowPass.coefficient(cutoffHz: $0, sampleRate: outputFormat.sampleRate) } ?? 0
         var startKind: UInt8 = 0, time: Int64 = 0
         switch p.start {
@@ -73,6 +74,13 @@ extension Mixer {
                 opener = open
             }
             let generation = state.voices[slot].generation &+ 1 == 0 ? 1 : state.voices[slot].generation &+ 1
+            let id = VoiceID(slot: UInt32(slot), generation: generation)
+            let record = ControlState.Voice(
+                generation: generation, inUse: true, sound: sound, volume: p.volume, pan: p.pan, stream: Int(stream),
+                priority: p.priority, serial: state.starts &+ 1, looping: p.loop, placement: p.placement)
+            // On a surround output a placed voice starts with its placement:
+            // both commands are taken in the same quantum (pushed together).
+            let placement = placementCommand(id, record, rampFrames: 0)
             let command = VoiceStartCommand(
                 pitch: p.pitch, time: time, slot: UInt32(slot), generation: generation, sound: sound.slot,
                 soundGeneration: sound.generation, gains: Self.gains(volume: p.volume, pan: p.pan),
@@ -82,7 +90,7 @@ extension Mixer {
                     | (p.whenInaudible == .restart ? VoiceStartCommand.restartFlag : 0),
                 priority: UInt8(p.priority), quality: (p.quality ?? entry.quality).rawValue)
             do throws(SoundEngineError) {
-                try push(.start(command))
+                try push(.start(command), then: placement.map { .place($0) })
             } catch {
                 giveBack()
                 if stream >= 0 { releaseUnusedStreamSlot(Int(stream)) }
@@ -97,10 +105,7 @@ extension Mixer {
                 state.voicesStolen &+= 1
             }
             state.starts &+= 1
-            state.voices[slot] = ControlState.Voice(
-                generation: generation, inUse: true, sound: sound, volume: p.volume, pan: p.pan, stream: Int(stream),
-                priority: p.priority, serial: state.starts, looping: p.loop)
-            let id = VoiceID(slot: UInt32(slot), generation: generation)
+            state.voices[slot] = record
             return (id, opener.map { StreamJob(slot: Int(stream), opener: $0, loop: p.loop, voice: id) })
         }
         if let job { streamer.submit(job) }

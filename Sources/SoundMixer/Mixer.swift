@@ -97,8 +97,11 @@ package final class Mixer: @unchecked Sendable {
     }
 
     /// Sets the format the render entry writes: the one the server granted.
-    /// float32 or int16; any channel count ≥ 1 (the mix is stereo: one channel
-    /// gets (L + R) / 2, more than two get L, R and then silence). A different
+    /// float32 or int16; any channel count ≥ 1. One or two channels get the
+    /// stereo mix (one: (L + R) / 2); 3 to 8 get a mix in their layout
+    /// (docs/mixer.md, "Surround": 2D voices on the front pair, placed
+    /// voices over the speakers); more than 8 the 7.1 mix, then silence.
+    /// When the layout changes, every placed voice is placed again. A different
     /// sample rate becomes the mix rate (voices keep their pitch; frame counts
     /// given to other calls are at the new rate). Takes effect at the next
     /// render call; safe while rendering.
@@ -113,8 +116,14 @@ package final class Mixer: @unchecked Sendable {
         }
         let word = OutputFormatWord(
             sampleRate: format.sampleRate, channels: format.channelCount, isInt16: format.sampleFormat == .int16)
-        // relaxed: one self-contained word, read once per render call.
-        core.pointee.atomics.pointee.outputFormat.store(word.word, ordering: .relaxed)
+        control.withLock { state in
+            let before = outputFormat.channelCount
+            // relaxed: one self-contained word, read once per render call.
+            core.pointee.atomics.pointee.outputFormat.store(word.word, ordering: .relaxed)
+            if RenderCore.mixChannels(forOutput: before) != RenderCore.mixChannels(forOutput: format.channelCount) {
+                placeAgain(state)
+            }
+        }
     }
 
     /// The format the render entry writes now.
@@ -206,15 +215,18 @@ package final class Mixer: @unchecked Sendable {
 
     // MARK: - Commands
 
-    /// Queues `command`; the caller holds the control lock (one producer).
-    func push(_ command: Command) throws(SoundEngineError) {
+    /// Queues `command`, and `then` with it when given (both or neither:
+    /// the render thread takes them in one quantum); the caller holds the
+    /// control lock (one producer).
+    func push(_ command: Command, then: Command? = nil) throws(SoundEngineError) {
         let a = core.pointee.atomics
-        guard core.pointee.commands.push(command) else {
+        let pushed = then.map { core.pointee.commands.push(command, $0) } ?? core.pointee.commands.push(command)
+        guard pushed else {
             a.pointee.commandsRejected.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
             throw .commandQueueFull(
                 "the command queue is full (\(core.pointee.commands.capacity) commands of \(Self.commandSlotBytes) bytes; "
                     + "MixerConfiguration.commandQueueBytes); is the mixer rendering?")
         }
-        a.pointee.commandsQueued.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
+        a.pointee.commandsQueued.wrappingAdd(then == nil ? 1 : 2, ordering: .relaxed)  // relaxed: a counter
     }
 }

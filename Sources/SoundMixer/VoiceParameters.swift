@@ -43,13 +43,18 @@ package struct VoiceParameters: Sendable, Hashable {
     /// What happens to the voice when the voice limit leaves it out:
     /// ``VoiceLimitBehavior/kill`` (the default) or ``VoiceLimitBehavior/resume``.
     package var whenInaudible: VoiceLimitBehavior
+    /// Where the voice sits among the speakers of a surround output
+    /// (``SpeakerPlacement``); `nil` (the default) for none: the front
+    /// pair, by `pan`. On a stereo output it changes nothing.
+    package var placement: SpeakerPlacement?
 
     /// Creates parameters; every argument has the default described on the type.
     package init(
         volume: Float = 1, pan: Float = 0, pitch: Double = 1, loop: Bool = false, fadeIn: Duration = .zero,
         start: VoiceStart = .immediately, quality: ResamplerQuality? = nil, lowPassHz: Float? = nil,
-        priority: Int = 50, whenInaudible: VoiceLimitBehavior = .kill
+        priority: Int = 50, whenInaudible: VoiceLimitBehavior = .kill, placement: SpeakerPlacement? = nil
     ) {
+        self.placement = placement
         self.lowPassHz = lowPassHz
         self.priority = priority
         self.whenInaudible = whenInaudible

@@ -171,7 +171,7 @@ static void before_initialize(const char *bank, const char *sound) {
     BAD_PLATFORM(sample_rate, 0);
     BAD_PLATFORM(sample_rate, UINT32_MAX);
     BAD_PLATFORM(sample_format, 7);
-    BAD_PLATFORM(channel_count, 0);
+    BAD_PLATFORM(channel_count, 9);
     BAD_PLATFORM(input_channel_count, 99);
     BAD_PLATFORM(audio_session.category, 42);
     BAD_PLATFORM(audio_session.mode, 42);

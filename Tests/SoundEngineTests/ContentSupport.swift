@@ -13,12 +13,13 @@ import Testing
 /// manual, idle corking is off (a test may leave the engine silent for a
 /// while), and sound files are written to a private temporary folder.
 final class ContentRig {
-    let backend = OfflineBackend()
+    let backend: OfflineBackend
     let engine: SoundEngineInstance
     let folder: String
     static let rate = 48_000
 
-    init(_ settings: InitSettings = InitSettings()) throws {
+    init(_ settings: InitSettings = InitSettings(), backend: OfflineBackend = OfflineBackend()) throws {
+        self.backend = backend
         var platform = PlatformInitSettings()
         platform.idleCorkTimeout = nil
         engine = try SoundEngineInstance(settings, platform, backend: backend)

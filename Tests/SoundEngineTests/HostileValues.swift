@@ -204,7 +204,7 @@ struct HostileValues {
         case 4: s.maxSounds = int(1...512)
         case 5: s.maxStreams = int(0...16)
         case 6: p.sampleRate = int(8000...192_000)
-        case 7: p.channelCount = int(1...8)
+        case 7: p.channelCount = int(0...8)
         case 8: p.inputChannelCount = int(1...8)
         case 9: p.latency = LatencyRequest(targetFrames: int(0...48_000), requestFrames: int(64...8192))
         case 10: p.realtimePriority = chance(0.2) ? nil : Int32(truncatingIfNeeded: int(1...99))

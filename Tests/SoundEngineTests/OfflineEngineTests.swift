@@ -138,7 +138,7 @@ struct BadSetting: Sendable, CustomTestStringConvertible {
         BadSetting(field: "maxVoices") { s, _ in s.maxVoices = 0 },
         BadSetting(field: "sampleRate") { _, p in p.sampleRate = 0 },
         BadSetting(field: "sampleRate") { _, p in p.sampleRate = 10_000_000 },
-        BadSetting(field: "channelCount") { _, p in p.channelCount = 0 },
+        BadSetting(field: "channelCount") { _, p in p.channelCount = 9 },
         BadSetting(field: "latency") { _, p in p.latency = LatencyRequest(targetFrames: 100, requestFrames: 256) },
         BadSetting(field: "latency.requestFrames = 235") { _, p in
             p.latency = LatencyRequest(targetFrames: 940, requestFrames: 235)

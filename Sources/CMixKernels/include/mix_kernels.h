@@ -140,6 +140,17 @@ void mk_write_float32(const mk_kernel_table *table, const float *left, const flo
 void mk_write_int16(const mk_kernel_table *table, const float *left, const float *right, int16_t *dst,
                     int32_t frames, int32_t channels) MK_NONBLOCKING;
 
+/// Writes `frames` interleaved frames of `channels` float32 samples to `dst`
+/// from `planes` planes (plane k at `base + k * stride`): channel k < `planes`
+/// is plane k, the channels after them are zeros. For a surround mix, whose
+/// planes are the output's channels in order (docs/mixer.md, "Surround").
+void mk_write_planes_float32(const float *base, int32_t stride, int32_t planes, float *dst, int32_t frames,
+                             int32_t channels) MK_NONBLOCKING;
+
+/// Like `mk_write_planes_float32` but int16, converted as `mk_write_int16` does.
+void mk_write_planes_int16(const float *base, int32_t stride, int32_t planes, int16_t *dst, int32_t frames,
+                           int32_t channels) MK_NONBLOCKING;
+
 /// Low-pass filters both planes in place: two cascaded one-pole stages per
 /// plane (`s1 = a·x + p·s1`, `s2 = a·s1 + p·s2`, output `s2`, `a = 1 − p`;
 /// a 2-pole low-pass with a real double pole, −12 dB per octave). `state`

@@ -596,7 +596,7 @@ typedef struct SE_PlatformInitSettings {
     uint32_t sample_rate;
     /** Default SE_SampleFormatFloat32. */
     SE_SampleFormat sample_format;
-    /** Output channels, 1...8. Default 2. */
+    /** Output channels, 0...8. 0 (the default): the device's layout, up to 8 (5.1 on a 5.1 device); 1...8: that many. */
     uint32_t channel_count;
     /** Channels of captured input (record, playAndRecord), 1...8. Default 1. */
     uint32_t input_channel_count;

@@ -14,6 +14,7 @@ extension BankCheck {
             try number(sound.volumeDB, BankLimits.volumeDB, "\(field) volumeDB")
             try number(sound.pitchCents, BankLimits.pitchCents, "\(field) pitchCents")
             try number(Double(sound.priority), BankLimits.priority.doubles, "\(field) priority")
+            if let lfe = sound.lfeDB { try number(lfe, BankLimits.volumeDB, "\(field) lfeDB") }
             for marker in sound.markers {
                 try number(marker.time, BankLimits.seconds, "\(field) marker '\(marker.name)' time")
             }
@@ -43,6 +44,9 @@ extension BankCheck {
             try curve(attenuation.volume, x: BankLimits.distance, y: BankLimits.volumeDB, "\(field) volume")
             if let lowPass = attenuation.lowPass {
                 try curve(lowPass, x: BankLimits.distance, y: BankLimits.lowPassHz, "\(field) lowPass")
+            }
+            if let spread = attenuation.spread {
+                try curve(spread, x: BankLimits.distance, y: BankLimits.spreadPercent, "\(field) spread")
             }
         }
         for rtpc in bank.rtpcs.values.sorted(by: { $0.name < $1.name }) {

@@ -243,7 +243,7 @@ extension ContentEngine {
                 path: pick.path, baseVolumeDB: pick.volumeDB, basePitchCents: pick.pitchCents,
                 bus: ContentID(pick.sound.bus),
                 attenuation: pick.sound.attenuation.flatMap { s.banks[pick.bank]?.bank.attenuations[$0] },
-                sent: VoiceMix(volume: 1, pan: 0, pitch: 1, lowPassHz: nil))
+                lfeDB: pick.sound.lfeDB, sent: VoiceMix(volume: 1, pan: 0, pitch: 1, lowPassHz: nil))
             let target = mix(v, s, now: now)
             let parameters = ContentVoices.parameters(
                 target, sound: pick.sound, fadeIn: fadeIn, start: start)

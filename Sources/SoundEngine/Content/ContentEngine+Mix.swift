@@ -90,10 +90,14 @@ extension ContentEngine {
     /// false when a command was refused and must be sent again.
     private func send(_ v: inout ContentVoice, _ target: VoiceMix, ramp: Int) -> Bool {
         do throws(SoundEngineError) {
-            if abs(target.volume - v.sent.volume) > 1e-6 || abs(target.pan - v.sent.pan) > 1e-6 {
-                try mixer.setVolumeAndPan(v.voice, volume: target.volume, pan: target.pan, rampFrames: ramp)
+            if abs(target.volume - v.sent.volume) > 1e-6 || abs(target.pan - v.sent.pan) > 1e-6
+                || !Self.samePlacement(target.placement, v.sent.placement)
+            {
+                try mixer.setPlacement(
+                    v.voice, volume: target.volume, pan: target.pan, placement: target.placement, rampFrames: ramp)
                 v.sent.volume = target.volume
                 v.sent.pan = target.pan
+                v.sent.placement = target.placement
             }
             if abs(target.pitch / v.sent.pitch - 1) > 1e-9 {
                 try mixer.setPitch(v.voice, target.pitch)
@@ -129,16 +133,30 @@ extension ContentEngine {
             }
         }
         var pan: Float = 0
+        var placement: SpeakerPlacement? = v.lfeDB.map { SpeakerPlacement(lfe: Self.linear($0)) }
         if let attenuation = v.attenuation, let object = s.gameObjects[v.gameObject] {
             let (position, orientation) = listener(s)
             let spatial = Spatial(emitter: object.position, listenerAt: position, facing: orientation)
             db += attenuation.volume.value(at: spatial.distance)
             if let curve = attenuation.lowPass { lowPass = min(lowPass ?? .infinity, curve.value(at: spatial.distance)) }
-            if attenuation.spatialize { pan = spatial.pan }
+            if attenuation.spatialize {
+                pan = spatial.pan
+                let spread = Float(min(100, max(0, attenuation.spread?.value(at: spatial.distance) ?? 0)) / 100)
+                placement = SpeakerPlacement(
+                    azimuth: spatial.azimuth, spread: max(spread, spatial.elevation), lfe: placement?.lfe ?? 0)
+            }
         }
         return VoiceMix(
             volume: Self.linear(db), pan: pan, pitch: min(16, max(1.0 / 256, pow(2, cents / 1200))),
-            lowPassHz: lowPass.map { Float(min(24_000, max(10, $0))) })
+            lowPassHz: lowPass.map { Float(min(24_000, max(10, $0))) }, placement: placement)
+    }
+
+    /// Whether two placements put a voice in the same place (to 1e-4).
+    static func samePlacement(_ a: SpeakerPlacement?, _ b: SpeakerPlacement?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        if (a.azimuth == nil) != (b.azimuth == nil) { return false }
+        if let x = a.azimuth, let y = b.azimuth, abs(x - y) > 1e-4 { return false }
+        return abs(a.spread - b.spread) <= 1e-4 && abs(a.lfe - b.lfe) <= 1e-6
     }
 
     /// The listener the mix uses: the first registered default listener, or

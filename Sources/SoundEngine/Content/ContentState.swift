@@ -192,6 +192,8 @@ struct ContentVoice: Sendable {
     var basePitchCents: Double
     var bus: ContentID
     var attenuation: BankAttenuation?
+    /// Its sound's LFE level (dB relative to its volume), if it has one.
+    var lfeDB: Double?
     /// What the mixer was last told, to send only changes.
     var sent: VoiceMix
 }
@@ -202,6 +204,10 @@ struct VoiceMix: Equatable, Sendable {
     var pan: Float
     var pitch: Double
     var lowPassHz: Float?
+    /// Its place among the speakers of a surround output: a spatialised 3D
+    /// voice's direction and spread, and the sound's LFE level; `nil` for a
+    /// 2D voice without an LFE level.
+    var placement: SpeakerPlacement?
 }
 
 /// A state group's current state and its move from the previous one.

@@ -11,6 +11,7 @@ enum ContentVoices {
             volume: mix.volume, pan: mix.pan, pitch: mix.pitch, loop: sound.loop, fadeIn: fadeIn,
             start: start)
         p.lowPassHz = mix.lowPassHz
+        p.placement = mix.placement
         p.priority = sound.priority
         switch sound.virtualBehavior {
         case .kill: p.whenInaudible = .kill

@@ -20,6 +20,9 @@ struct ControlState {
         var serial: UInt64 = 0
         /// It repeats its sound's loop region (a seek past the end wraps into it).
         var looping = false
+        /// Its place among the speakers of a surround output, if any: placed
+        /// again when the output's layout changes.
+        var placement: SpeakerPlacement?
     }
 
     struct Sound {

@@ -57,6 +57,21 @@ struct SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         return true
     }
 
+    /// Appends `first` and `second` together: the consumer sees both or
+    /// neither; `false` (and nothing written) when fewer than two slots are
+    /// free. Producer thread only.
+    func push(_ first: Element, _ second: Element) -> Bool {
+        let t = tail.pointee.load(ordering: .relaxed)  // relaxed: only this thread writes tail
+        // acquiring: as in push(_:).
+        let h = head.pointee.load(ordering: .acquiring)
+        if t &- h > capacity - 2 { return false }
+        slots[t % capacity] = first
+        slots[(t &+ 1) % capacity] = second
+        // releasing: as in push(_:), publishing both elements.
+        tail.pointee.store(t &+ 2, ordering: .releasing)
+        return true
+    }
+
     /// Removes and returns the oldest element, or `nil` when empty. Consumer thread only.
     func pop() -> Element? {
         let h = head.pointee.load(ordering: .relaxed)  // relaxed: only this thread writes head

@@ -23,6 +23,8 @@ enum Command: BitwiseCopyable {
     /// streamed voice reads from the new stream ring `stream`, which the
     /// streaming thread fills from `frame` (the old ring goes with the old voice).
     case seek(slot: UInt32, generation: UInt32, frame: Int64, stream: Int16)
+    /// Place a voice over the speakers of a surround mix (``PlacementCommand``).
+    case place(PlacementCommand)
     /// Stop every voice with this fade.
     case stopAll(fadeFrames: Int32)
     /// Stop the sound's voices with the de-click fade, then release its memory
@@ -80,4 +82,19 @@ struct VoiceStartCommand: BitwiseCopyable {
     /// With ``resumeFlag``: a voice made virtual starts again from its
     /// beginning when it is audible again (``VoiceLimitBehavior/restart``).
     static var restartFlag: UInt8 { @_noLocks @inline(__always) get { 16 } }
+}
+
+/// Payload of ``Command/place(_:)``: a voice's gain in each channel of a
+/// surround mix of `layout` channels, and its stereo-equivalent gains (what
+/// it plays with when the mix is not that layout, and what the voice limit
+/// ranks it by). Fits one 64-byte slot.
+struct PlacementCommand: BitwiseCopyable {
+    var slot: UInt32
+    var generation: UInt32
+    var stereo: PanGains
+    /// Per output channel (the first `layout`; the rest are 0).
+    var gains: InlineArray<8, Float>
+    var rampFrames: Int32
+    /// The channel count the gains are for (3…8).
+    var layout: UInt8
 }

@@ -35,65 +35,59 @@ extension RenderCore {
             if entry.gain != state.pointee.gain.target {
                 state.pointee.gain.start(to: entry.gain, over: max(1, Int(entry.rampFrames)))
             }
-            let (left, right) = busPlanes(bus)
             let isMaster = entry.parent < 0
             if !state.pointee.dirty {
                 if !isMaster {
                     state.pointee.gain.advance(quantum)
-                    meter(bus, nil, nil, events: entry.meterEvents)
+                    meter(bus, measured: false, events: entry.meterEvents)
                     continue
                 }
-                clear(left, right, quantum)
+                clearBus(bus)
             }
             state.pointee.dirty = false
-            applyRamp(&state.pointee.gain, left, right)
+            applyRamp(&state.pointee.gain, bus: bus)
             if isMaster {
-                applyRamp(&masterGain, left, right)
+                applyRamp(&masterGain, bus: bus)
                 // relaxed: load a setting word.
-                if shared.pointee.limiter.load(ordering: .relaxed) { softClip(left, right, quantum) }
-                meter(bus, left, right, events: entry.meterEvents)
+                if shared.pointee.limiter.load(ordering: .relaxed) { softClipBus(bus) }
+                meter(bus, measured: true, events: entry.meterEvents)
             } else {
-                meter(bus, left, right, events: entry.meterEvents)
+                meter(bus, measured: true, events: entry.meterEvents)
                 let parent = Int(entry.parent)
-                let (parentLeft, parentRight) = busPlanes(parent)
-                if !busStates[parent].dirty {
-                    clear(parentLeft, parentRight, quantum)
-                    busStates[parent].dirty = true
-                }
-                accumulate(left, right, into: parentLeft, parentRight, quantum)
+                touchBus(parent)
+                accumulateBus(bus, into: parent)
             }
         }
         // relaxed: a published number.
         shared.pointee.masterGainNow.store(masterGain.value.bitPattern, ordering: .relaxed)
     }
 
-    /// Multiplies the planes by the ramp over one quantum (split where the ramp ends).
+    /// Multiplies the bus's planes by the ramp over one quantum (split where the ramp ends).
     @_noLocks
-    func applyRamp(_ ramp: inout GainRamp, _ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>) {
+    func applyRamp(_ ramp: inout GainRamp, bus: Int) {
         var done = 0
         if ramp.framesLeft > 0 {
             let n = min(ramp.framesLeft, quantum)
-            scale(left, right, gain: ramp.value, step: ramp.step, n)
+            scaleBus(bus, gain: ramp.value, step: ramp.step, from: 0, n)
             ramp.advance(n)
             done = n
         }
         if done < quantum && ramp.value != 1 {
-            scale(left + done, right + done, gain: ramp.value, step: 0, quantum - done)
+            scaleBus(bus, gain: ramp.value, step: 0, from: done, quantum - done)
         }
     }
 
-    /// Adds one quantum of the bus's output (or silence, `nil`) to its meter
-    /// window and publishes the window's reading when it completes (and posts
-    /// it as an event when `events`).
+    /// Adds one quantum of the bus's output (`measured`) or of silence to
+    /// its meter window and publishes the window's reading when it completes
+    /// (and posts it as an event when `events`). The mean square is per
+    /// sample of the mix's channels.
     @_noLocks
-    mutating func meter(_ bus: Int, _ left: UnsafePointer<Float>?, _ right: UnsafePointer<Float>?, events: Bool) {
+    mutating func meter(_ bus: Int, measured: Bool, events: Bool) {
         let state = busStates + bus
-        if let left, let right {
-            measure(left, right, quantum, peak: &state.pointee.peak, sumSquares: &state.pointee.sumSquares)
-        }
+        if measured { measureBus(bus, peak: &state.pointee.peak, sumSquares: &state.pointee.sumSquares) }
         state.pointee.windowQuanta += 1
         guard state.pointee.windowQuanta >= meterWindowQuanta else { return }
-        let meanSquare = Float(state.pointee.sumSquares / Double(2 * quantum * meterWindowQuanta))
+        let meanSquare = Float(state.pointee.sumSquares / Double(mixChannels * quantum * meterWindowQuanta))
         // relaxed: one self-contained word (peak bits, mean-square bits).
         meters[bus].store(
             UInt64(state.pointee.peak.bitPattern) &<< 32 | UInt64(meanSquare.bitPattern), ordering: .relaxed)

@@ -43,6 +43,9 @@ extension RenderCore {
                     continue
                 }
                 seek(voice, to: Int(frame), stream: Int(stream))
+            case .place(let placement):
+                guard let voice = voice(placement.slot, placement.generation) else { continue }
+                place(voice, placement)
             case .stopAll(let fadeFrames):
                 var i = 0
                 while i < activeCount {
@@ -172,10 +175,11 @@ extension RenderCore {
         return -1
     }
 
-    /// Copies the voice in `slot`, with its filter state, into fade slot `spare`.
+    /// Copies the voice in `slot`, with its filter state and extras, into fade slot `spare`.
     @_noLocks
     func copyVoice(_ slot: Int, to spare: Int) {
         voices[spare] = voices[slot]
+        voiceExtras[spare] = voiceExtras[slot]
         let from = filterStates + 4 * slot, to = filterStates + 4 * spare
         for i in 0..<4 { to[i] = from[i] }
     }

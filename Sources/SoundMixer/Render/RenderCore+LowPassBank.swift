@@ -162,11 +162,8 @@ extension RenderCore {
                 lanes += 2
                 i += 1
             }
+            touchBus(bus)
             let (busLeft, busRight) = busPlanes(bus)
-            if !busStates[bus].dirty {
-                clear(busLeft, busRight, quantum)
-                busStates[bus].dirty = true
-            }
             let kernels = self.kernels, lanePointer = bankLanes, frames = Int32(truncatingIfNeeded: quantum)
             _unsafePerformance {
                 mk_lowpass_batch(kernels, lanePointer, Int32(truncatingIfNeeded: lanes), frames, busLeft, busRight)

@@ -82,14 +82,13 @@ extension RenderCore {
     mutating func renderFrames(_ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int) -> Bool {
         if voice.pointee.isVirtual {
             voice.pointee.lowPass.advance(quantum - offset)
+            if voice.pointee.speakerLayout != 0 { advanceSpeakers(Int(voice - voices), quantum - offset) }
             return advanceVirtual(voice, from: offset)
         }
         let bus = Int(voice.pointee.bus)
+        touchBus(bus)
+        if isPlaced(voice) { return renderPlaced(voice, from: offset, bus: bus) }
         let (busLeft, busRight) = busPlanes(bus)
-        if !busStates[bus].dirty {
-            clear(busLeft, busRight, quantum)
-            busStates[bus].dirty = true
-        }
         guard voice.pointee.isFiltered else {
             voice.pointee.route = RenderVoice.routeDirect
             return renderRuns(voice, from: offset, into: busLeft, busRight)
@@ -118,18 +117,7 @@ extension RenderCore {
             voice.pointee.right = GainRamp(0)
         }
         let alive = renderRuns(voice, from: offset, into: voiceScratch, voiceScratch + quantum)
-        // The coefficient ramps (in 16-frame steps) until its ramp ends, then holds.
-        let state = filterStates + 4 * Int(voice - voices)
-        let ramp = voice.pointee.lowPass
-        let ramped = min(n, ramp.framesLeft)
-        let filteredRight: UnsafeMutablePointer<Float>? = mono ? nil : right
-        if ramped > 0 { lowPass(left, filteredRight, ramped, state: state, coefficient: ramp.value, step: ramp.step) }
-        if ramped < n {
-            lowPass(
-                left + ramped, filteredRight.map { $0 + ramped }, n - ramped, state: state,
-                coefficient: ramp.value(after: ramped), step: 0)
-        }
-        voice.pointee.lowPass.advance(n)
+        filterScratch(voice, left, mono ? nil : right, n)
         if mono {
             panAdd(left, from: offset, gains: gains, into: busLeft, busRight)
             voice.pointee.left = gains.0
@@ -142,16 +130,37 @@ extension RenderCore {
         return alive
     }
 
+    /// Runs the voice's own low-pass over `n` frames of `left` (and `right`,
+    /// unless `nil`: a mono chain), its coefficient ramping in 16-frame steps
+    /// until the ramp ends, then held; the ramp moves on by `n`.
+    @_noLocks
+    mutating func filterScratch(
+        _ voice: UnsafeMutablePointer<RenderVoice>, _ left: UnsafeMutablePointer<Float>,
+        _ right: UnsafeMutablePointer<Float>?, _ n: Int
+    ) {
+        let state = filterStates + 4 * Int(voice - voices)
+        let ramp = voice.pointee.lowPass
+        let ramped = min(n, ramp.framesLeft)
+        if ramped > 0 { lowPass(left, right, ramped, state: state, coefficient: ramp.value, step: ramp.step) }
+        if ramped < n {
+            lowPass(
+                left + ramped, right.map { $0 + ramped }, n - ramped, state: state,
+                coefficient: ramp.value(after: ramped), step: 0)
+        }
+        voice.pointee.lowPass.advance(n)
+    }
+
     /// Adds the filtered mono signal `source` (frames `offset..<quantum`,
     /// starting at `source`) to the bus planes with the voice's left/right
     /// gain ramps as they stood at `offset`, split where a ramp ends. Uses
     /// the linear mix kernel at a step of exactly one frame and fraction 0,
     /// which reads `source[k]` unchanged (the sample after the last is
-    /// readable: the right scratch plane follows).
+    /// readable: the right scratch plane follows). `busRight` `nil`: only
+    /// the left plane, with the left gains.
     @_noLocks
     mutating func panAdd(
         _ source: UnsafeMutablePointer<Float>, from offset: Int, gains: (GainRamp, GainRamp),
-        into busLeft: UnsafeMutablePointer<Float>, _ busRight: UnsafeMutablePointer<Float>
+        into busLeft: UnsafeMutablePointer<Float>, _ busRight: UnsafeMutablePointer<Float>?
     ) {
         var (l, r) = gains
         var t = offset
@@ -165,7 +174,7 @@ extension RenderCore {
             var segment = mk_segment(
                 source: (UnsafePointer(source + (t - offset)), nil), position: 0, step: 1 &<< 32, gain: (l0, r0),
                 gain_step: ((l1 - l0) / Float(n), (r1 - r0) / Float(n)), prefetch: (nil, nil))
-            mix(0, &segment, busLeft + t, busRight + t, n)
+            mix(0, &segment, busLeft + t, busRight.map { $0 + t }, n)
             l.advance(n)
             r.advance(n)
             t = end

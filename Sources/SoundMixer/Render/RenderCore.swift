@@ -46,6 +46,9 @@ struct RenderCore {
     /// Where a filtered voice is mixed before its filter: a left and a right
     /// plane of `quantum` frames, 64-byte aligned (render).
     let voiceScratch: UnsafeMutablePointer<Float>
+    /// Per voice slot: what only some voices use, a placed voice's speaker
+    /// gains (render; ``VoiceExtras``).
+    let voiceExtras: UnsafeMutablePointer<VoiceExtras>
 
     // MARK: Batched low-pass (render)
     /// Whether filtered mono voices go through the batch (`MixerConfiguration.batchedLowPass`).
@@ -119,7 +122,9 @@ struct RenderCore {
     let maxStreams: Int
 
     // MARK: Buses (render)
-    /// `maxBuses` stereo buffers of `quantum` frames: left plane, then right.
+    /// `maxBuses` buffers of ``RenderCore/maxChannels`` planes of `quantum`
+    /// frames each, in the output's channel order (front left, front right,
+    /// …); the first ``RenderCore/busPlaneCount`` are in use.
     let busBuffers: UnsafeMutablePointer<Float>
     let busStates: UnsafeMutablePointer<RenderBusState>
     /// Per bus: last meter window, peak bits (high 32) and mean-square bits (low 32).
@@ -134,6 +139,10 @@ struct RenderCore {
     var frontPlan = 0
 
     // MARK: Master and output (render)
+    /// Channels of the mix: 2 for a mono or stereo output (a mono output
+    /// gets the stereo mix's average), else the output's (3…8). Changes at
+    /// a quantum's start (docs/mixer.md, "Surround").
+    var mixChannels = 2
     var masterGain = GainRamp(1)
     var lastMasterRequest = UInt64(Float(1).bitPattern)
     /// Frames of the current quantum already copied out; `quantum` = none left.
@@ -148,10 +157,10 @@ struct RenderCore {
     var prefetch0: UnsafePointer<Float>?
     var prefetch1: UnsafePointer<Float>?
 
-    /// Left and right planes of bus `bus`.
+    /// Left and right planes of bus `bus` (channels 0 and 1).
     @_noLocks @inline(__always)
     func busPlanes(_ bus: Int) -> (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) {
-        let left = busBuffers + bus * 2 * quantum
+        let left = busBuffers + bus * Self.maxChannels * quantum
         return (left, left + quantum)
     }
 }
@@ -190,7 +199,7 @@ extension RenderCore {
         let kernels = mk_select_kernels(c.kernels.choice)!  // validated: the CPU supports the set
         // Cache-line aligned (every plane then is too: a quantum is a power of
         // two ≥ 64 frames), so no vector load or store of a bus splits a line.
-        let busFloats = c.maxBuses * 2 * c.quantumFrames
+        let busFloats = c.maxBuses * Self.maxChannels * c.quantumFrames
         let busBuffers = UnsafeMutableRawPointer.allocate(byteCount: busFloats * 4, alignment: 64)
             .initializeMemory(as: Float.self, repeating: 0, count: busFloats)
 
@@ -218,7 +227,8 @@ extension RenderCore {
                 voices: table(c.maxVoices + Self.fadeSlotCount, RenderVoice()),
                 active: table(c.maxVoices + Self.fadeSlotCount, Int32(0)),
                 voiceEnded: atomics(c.maxVoices), positions: positions, filterStates: table(4 * (c.maxVoices + Self.fadeSlotCount), Float(0)),
-                voiceScratch: voiceScratch, batchedLowPass: c.batchedLowPass, batchRows: batchRows,
+                voiceScratch: voiceScratch, voiceExtras: table(c.maxVoices + Self.fadeSlotCount, VoiceExtras()),
+                batchedLowPass: c.batchedLowPass, batchRows: batchRows,
                 batchLanes: table(lowPassBatch, blankLane), batchEntries: table(lowPassBatch, BatchEntry()),
                 sharedLowPass: c.sharedLowPass && bank.capacity > 0, bankBands: bank.bands,
                 bankCoefficients: bank.coefficients, bankBounds: bank.bounds,
@@ -254,6 +264,7 @@ extension RenderCore {
         c.positions.deallocate()
         c.filterStates.deallocate()
         UnsafeMutableRawPointer(c.voiceScratch).deallocate()  // allocated raw, 64-byte aligned
+        c.voiceExtras.deallocate()
         UnsafeMutableRawPointer(c.batchRows).deallocate()  // allocated raw, 64-byte aligned
         c.batchLanes.deallocate()
         c.batchEntries.deallocate()

@@ -39,12 +39,14 @@ extension RenderCore {
         var done = 0
         while done < frames {
             if carryOffset == quantum {
+                // A new layout takes effect with a whole quantum (the rest of
+                // the last one is written as it was mixed).
+                mixChannels = Self.mixChannels(forOutput: format.channels)
                 renderQuantum()
                 carryOffset = 0
             }
             let n = min(frames - done, quantum - carryOffset)
-            let (left, right) = busPlanes(0)
-            write(left + carryOffset, right + carryOffset, to: destination + done * bytesPerFrame, n, format)
+            writeMaster(from: carryOffset, n, to: destination + done * bytesPerFrame, format)
             carryOffset += n
             done += n
         }

@@ -90,6 +90,11 @@ struct RenderVoice: BitwiseCopyable {
     /// shared low-pass"): a band (≥ 0) of its bus, or one of the `route…`
     /// values. A change of band or to and from the bus crossfades.
     var route: Int16 = RenderVoice.routeNone
+    /// The output channel count its speaker gains (``VoiceExtras/speakers``)
+    /// were computed for; 0: not placed, it plays on the front pair by its
+    /// `left`/`right` gains. A placed voice whose layout is not the mix's
+    /// (the output changed) plays on the front pair until it is placed again.
+    var speakerLayout: UInt8 = 0
 
     /// Not routed yet (a new voice): it starts where it belongs, no crossfade.
     static var routeNone: Int16 { @_noLocks @inline(__always) get { -1 } }
