@@ -3,7 +3,7 @@ extension BankDecoder {
     mutating func bus(_ name: String, _ node: JSONNode, at path: JSONPath) -> BankBus? {
         guard
             let fields = object(node, at: path, what: "bus '\(name)'",
-                                optional: ["parent", "volume", "muteForBackgroundMusic", "ducking"])
+                                optional: ["parent", "volume", "muteForBackgroundMusic", "ducking", "aux"])
         else { return nil }
         if options.existingBuses.contains(name) || name == "master" {
             report(path, at: fields.offset, "bus '\(name)' exists already (the master bus or an earlier bank's bus)")
@@ -13,7 +13,8 @@ extension BankDecoder {
             parent: reference(fields, "parent", as: .bus, edge: .busParent(bus: name)) ?? "master",
             volumeDB: decibels(fields, "volume"),
             muteForBackgroundMusic: bool(fields, "muteForBackgroundMusic", default: false),
-            ducking: ducking(fields, owner: name))
+            ducking: ducking(fields, owner: name),
+            aux: bool(fields, "aux", default: false))
     }
 
     /// A bus's `"ducking"` rules.

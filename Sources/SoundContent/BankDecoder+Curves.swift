@@ -54,7 +54,7 @@ extension BankDecoder {
     mutating func attenuation(_ name: String, _ node: JSONNode, at path: JSONPath) -> BankAttenuation? {
         guard
             let fields = object(node, at: path, what: "attenuation '\(name)'", required: ["volume"],
-                                optional: ["lowPass", "spatialize", "spread"])
+                                optional: ["lowPass", "spatialize", "spread", "auxSend"])
         else { return nil }
         let distances = BankLimits.distance
         let volume = fields["volume"].flatMap {
@@ -68,8 +68,12 @@ extension BankDecoder {
             curve($0, at: path.key("spread"), xRange: distances, xUnit: "(distance)",
                   yRange: BankLimits.spreadPercent, yUnit: "%")
         }
+        let auxSend = fields["auxSend"].flatMap {
+            curve($0, at: path.key("auxSend"), xRange: distances, xUnit: "(distance)", yRange: BankLimits.volumeDB, yUnit: "dB")
+        }
         let spatialize = bool(fields, "spatialize", default: true)
         guard let volume else { return nil }
-        return BankAttenuation(name: name, volume: volume, lowPass: lowPass, spatialize: spatialize, spread: spread)
+        return BankAttenuation(
+            name: name, volume: volume, lowPass: lowPass, spatialize: spatialize, spread: spread, auxSend: auxSend)
     }
 }

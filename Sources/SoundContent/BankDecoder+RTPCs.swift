@@ -1,12 +1,12 @@
 extension BankDecoder {
     /// The words of an RTPC binding's `"target"`.
     enum RTPCTargetType: String, CaseIterable {
-        case volume, pitch, lowPass, busVolume
+        case volume, pitch, lowPass, busVolume, auxSendVolume
 
         /// The target parameter's range and unit (the curve's `y`).
         var range: (ClosedRange<Double>, String) {
             switch self {
-            case .volume, .busVolume: (BankLimits.volumeDB, "dB")
+            case .volume, .busVolume, .auxSendVolume: (BankLimits.volumeDB, "dB")
             case .pitch: (BankLimits.pitchCents, "cents")
             case .lowPass: (BankLimits.lowPassHz, "Hz")
             }
@@ -51,6 +51,7 @@ extension BankDecoder {
         case .volume: target = objectTarget(fields).map { .volume(object: $0) }
         case .pitch: target = objectTarget(fields).map { .pitch(object: $0) }
         case .lowPass: target = objectTarget(fields).map { .lowPass(object: $0) }
+        case .auxSendVolume: target = objectTarget(fields).map { .auxSendVolume(object: $0) }
         }
         let (range, unit) = type.range
         let mapping = fields["curve"].flatMap {

@@ -5,7 +5,7 @@ extension BankDecoder {
             let fields = object(
                 node, at: path, what: "sound '\(name)'", required: ["file"],
                 optional: ["stream", "loop", "volume", "pitch", "bus", "attenuation", "priority", "virtualBehavior",
-                           "markers", "lfe"])
+                           "markers", "lfe", "auxSends"])
         else { return nil }
         var file = ""
         if let written = string(fields, "file"), let fileNode = fields["file"] {
@@ -25,7 +25,31 @@ extension BankDecoder {
             priority: integer(fields, "priority", default: 50, range: BankLimits.priority),
             virtualBehavior: virtualBehavior(fields),
             markers: markers(fields, of: name),
-            lfeDB: fields["lfe"] == nil ? nil : decibels(fields, "lfe"))
+            lfeDB: fields["lfe"] == nil ? nil : decibels(fields, "lfe"),
+            auxSends: auxSends(fields, of: name))
+    }
+
+    /// `"auxSends": [{"bus": "reverb", "volume": -6}, …]`: at most
+    /// ``BankLimits/auxSends``, each to another bus.
+    mutating func auxSends(_ fields: JSONFields, of sound: String) -> [BankAuxSend] {
+        guard let node = fields["auxSends"] else { return [] }
+        let path = fields.path.key("auxSends")
+        guard let elements = listValue(node, at: path, what: "the aux sends of sound '\(sound)'") else { return [] }
+        if elements.count > BankLimits.auxSends {
+            report(path, at: node.offset, "sound '\(sound)' has \(elements.count) aux sends; at most \(BankLimits.auxSends)")
+        }
+        var seen = Set<String>()
+        return elements.enumerated().compactMap { index, element in
+            guard
+                let send = object(element, at: path.index(index), what: "an aux send", required: ["bus"],
+                                  optional: ["volume"])
+            else { return nil }
+            guard let bus = reference(send, "bus", as: .bus) else { return nil }
+            if !seen.insert(bus).inserted, let busNode = send["bus"] {
+                report(send.path.key("bus"), at: busNode.offset, "sound '\(sound)' sends to bus '\(bus)' twice")
+            }
+            return BankAuxSend(bus: bus, volumeDB: decibels(send, "volume"))
+        }
     }
 
     /// `"virtualBehavior"`: kill, continue or restart; `"resume"` is the old

@@ -29,4 +29,7 @@ package enum BankLimits {
     package static let lowPassHz: ClosedRange<Double> = 10...24_000
     /// How far a 3D sound spreads over the speakers, in percent (Wwise's spread).
     package static let spreadPercent: ClosedRange<Double> = 0...100
+    /// Aux sends a voice can have (a sound's own and its game object's
+    /// together); a sound may declare at most this many.
+    package static let auxSends = 4
 }

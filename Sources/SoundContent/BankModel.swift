@@ -180,13 +180,18 @@ package struct BankSound: Sendable, Hashable {
     /// its voice's volume (-96…+24), or `nil` (the default) for none: only
     /// sounds that say so reach the LFE. Stereo outputs have no LFE.
     package var lfeDB: Double?
+    /// Its own sends to aux buses (Wwise's user-defined auxiliary sends), at
+    /// most ``BankLimits/auxSends``, each to a different aux bus.
+    package var auxSends: [BankAuxSend]
 
     package init(
         name: String, file: String, stream: Bool = false, loop: Bool = false, volumeDB: Double = 0,
         pitchCents: Double = 0, bus: String = "master", attenuation: String? = nil, priority: Int = 50,
-        virtualBehavior: VirtualVoiceBehavior = .kill, markers: [BankMarker] = [], lfeDB: Double? = nil
+        virtualBehavior: VirtualVoiceBehavior = .kill, markers: [BankMarker] = [], lfeDB: Double? = nil,
+        auxSends: [BankAuxSend] = []
     ) {
         self.lfeDB = lfeDB
+        self.auxSends = auxSends
         self.markers = markers.sorted { $0.time < $1.time }
         self.name = name
         self.file = file
@@ -198,6 +203,20 @@ package struct BankSound: Sendable, Hashable {
         self.attenuation = attenuation
         self.priority = priority
         self.virtualBehavior = virtualBehavior
+    }
+}
+
+/// A sound's send to an aux bus: its voices' output (after their volume,
+/// pan and filter) at `volumeDB` also goes into the bus.
+package struct BankAuxSend: Sendable, Hashable {
+    /// An aux bus (``BankBus/aux``) of this bank or one loaded earlier.
+    package var bus: String
+    /// The send's level in dB, -96…+24.
+    package var volumeDB: Double
+
+    package init(bus: String, volumeDB: Double = 0) {
+        self.bus = bus
+        self.volumeDB = volumeDB
     }
 }
 
@@ -292,11 +311,15 @@ package struct BankBus: Sendable, Hashable {
     package var muteForBackgroundMusic: Bool
     /// The buses this one ducks while it plays.
     package var ducking: [BankDucking]
+    /// An auxiliary bus (Wwise's aux bus): sends of sounds and game objects
+    /// may go to it, typically to a reverb on it. It is mixed like any bus.
+    package var aux: Bool
 
     package init(
         name: String, parent: String = "master", volumeDB: Double = 0, muteForBackgroundMusic: Bool = false,
-        ducking: [BankDucking] = []
+        ducking: [BankDucking] = [], aux: Bool = false
     ) {
+        self.aux = aux
         self.name = name
         self.parent = parent
         self.volumeDB = volumeDB
@@ -319,9 +342,17 @@ package struct BankAttenuation: Sendable, Hashable {
     /// a surround output, or `nil` for a point at every distance. Stereo
     /// outputs pan by direction only.
     package var spread: Curve?
+    /// Distance → dB added to the voice's aux sends (game-defined and the
+    /// sound's own), on top of the dry volume curve (sends are post-fader),
+    /// or `nil` for none.
+    package var auxSend: Curve?
 
-    package init(name: String, volume: Curve, lowPass: Curve? = nil, spatialize: Bool = true, spread: Curve? = nil) {
+    package init(
+        name: String, volume: Curve, lowPass: Curve? = nil, spatialize: Bool = true, spread: Curve? = nil,
+        auxSend: Curve? = nil
+    ) {
         self.spread = spread
+        self.auxSend = auxSend
         self.name = name
         self.volume = volume
         self.lowPass = lowPass
@@ -341,6 +372,9 @@ package enum RTPCTarget: Sendable, Hashable {
     /// A bus's volume (dB, added). A bus is global, so only the RTPC's
     /// global value drives it.
     case busVolume(bus: String)
+    /// The aux-send level (dB, added) of every voice a sound or container
+    /// plays, for all its sends.
+    case auxSendVolume(object: String)
 }
 
 /// One use of an RTPC: a curve from its value to a target's parameter.

@@ -73,6 +73,27 @@ extension SoundEngine {
         try current.setPosition(object, position, orientation: orientation)
     }
 
+    /// Sets a game object's game-defined aux sends (Wwise
+    /// `SetGameObjectAuxSendValues`), replacing the ones it had (`[]`: none):
+    /// every voice it plays, now and later, also sends its output, after its
+    /// volume, pan and filter, times each level to each aux bus — a reverb
+    /// zone the player walks into. Up to four; a voice's sends are its game
+    /// object's and its sound's own (`auxSends` in the bank; one bus in both
+    /// adds the levels), each times its attenuation's `auxSend` curve and the
+    /// RTPCs bound to `auxSendVolume`, the four loudest. Levels ramp over a
+    /// game frame (16 ms).
+    ///
+    /// ```swift
+    /// try SoundEngine.setGameObjectAuxSendValues(player, [.init(bus: "Cave", level: 0.5)])
+    /// ```
+    /// - Throws: `invalidParameter` for more than four sends, a level NaN,
+    ///   infinite or outside 0…16, a bus named twice, or a bus that is not
+    ///   an aux bus; `idNotFound` for an unregistered game object or a bus
+    ///   not loaded; `notInitialized`. Nothing changes when it throws.
+    public static func setGameObjectAuxSendValues(_ object: GameObjectID, _ sends: [AuxSend]) throws(SoundEngineError) {
+        try current.setGameObjectAuxSendValues(object, sends)
+    }
+
     /// Makes these registered game objects the listeners (Wwise
     /// `SetDefaultListeners`). Panning and distance use the first one that
     /// is registered; with none, an implicit listener sits at the origin

@@ -35,6 +35,15 @@ extension Mixer {
             throw .invalidParameter("VoiceParameters.priority = \(p.priority): must be 0…100")
         }
         if let placement = p.placement { try SpeakerPlacement.check(placement, "VoiceParameters.placement") }
+        guard p.sends.count <= VoiceExtras.maxSends else {
+            throw .invalidParameter("VoiceParameters.sends has \(p.sends.count) sends: at most \(VoiceExtras.maxSends)")
+        }
+        for (k, send) in p.sends.enumerated() {
+            try Self.check(sendGain: send.gain, "VoiceParameters.sends[\(k)].gain")
+            if p.sends[..<k].contains(where: { $0.bus == send.bus }) {
+                throw .invalidParameter("VoiceParameters.sends[\(k)] sends to \(send.bus) again")
+            }
+        }
         let lowPass = p.lowPassHz.map { LowPass.coefficient(cutoffHz: $0, sampleRate: outputFormat.sampleRate) } ?? 0
         var startKind: UInt8 = 0, time: Int64 = 0
         switch p.start {
@@ -81,6 +90,13 @@ extension Mixer {
             // On a surround output a placed voice starts with its placement:
             // both commands are taken in the same quantum (pushed together).
             let placement = placementCommand(id, record, rampFrames: 0)
+            var sends: [Command] = []
+            for (k, send) in p.sends.enumerated() {
+                let index = try state.graph.index(send.bus, "VoiceParameters.sends[\(k)].bus")
+                sends.append(.setSend(
+                    slot: UInt32(slot), generation: generation, index: UInt8(k), bus: Int16(index), gain: send.gain,
+                    rampFrames: 0))
+            }
             let command = VoiceStartCommand(
                 pitch: p.pitch, time: time, slot: UInt32(slot), generation: generation, sound: sound.slot,
                 soundGeneration: sound.generation, gains: Self.gains(volume: p.volume, pan: p.pan),
@@ -90,7 +106,7 @@ extension Mixer {
                     | (p.whenInaudible == .restart ? VoiceStartCommand.restartFlag : 0),
                 priority: UInt8(p.priority), quality: (p.quality ?? entry.quality).rawValue)
             do throws(SoundEngineError) {
-                try push(.start(command), then: placement.map { .place($0) })
+                try push(.start(command), then: (placement.map { [.place($0)] } ?? []) + sends)
             } catch {
                 giveBack()
                 if stream >= 0 { releaseUnusedStreamSlot(Int(stream)) }
@@ -189,6 +205,35 @@ extension Mixer {
             try push(
                 .setLowPass(
                     slot: voice.slot, generation: voice.generation, coefficient: coefficient, rampFrames: Int32(ramp)))
+        }
+    }
+
+    /// Sets aux send `index` (0…3) of a voice: its output — after its volume,
+    /// pan, fade and low-pass — times `gain` (linear, 0…16) is also added to
+    /// `bus`, ramped over `rampFrames` (`nil`: one quantum; 0: at once). A
+    /// send keeps its bus; giving it another starts the new one from
+    /// silence. A voice that sends renders whole into a scratch pair first
+    /// and filters on its own filter (never a shared band or a batch).
+    ///
+    /// - Throws: `idNotFound` for a voice that ended or an unknown bus;
+    ///   `invalidParameter` for an index outside 0…3, a gain NaN, infinite or
+    ///   outside 0…16, a bad `rampFrames`; `commandQueueFull`. Nothing changes then.
+    package func setSend(_ voice: VoiceID, index: Int, bus: BusID, gain: Float, rampFrames: Int? = nil)
+        throws(SoundEngineError)
+    {
+        guard (0..<VoiceExtras.maxSends).contains(index) else {
+            throw .invalidParameter("send index = \(index): must be 0…\(VoiceExtras.maxSends - 1)")
+        }
+        try Self.check(sendGain: gain, "send gain")
+        let ramp = rampFrames ?? configuration.quantumFrames
+        try Self.check(frames: ramp, "rampFrames")
+        try control.withLock { state throws(SoundEngineError) in
+            _ = try voiceSlot(voice, in: state)
+            let busIndex = try state.graph.index(bus, "send bus")
+            try push(
+                .setSend(
+                    slot: voice.slot, generation: voice.generation, index: UInt8(index), bus: Int16(busIndex), gain: gain,
+                    rampFrames: Int32(ramp)))
         }
     }
 
@@ -463,6 +508,12 @@ extension Mixer {
     package static func check(volume: Float, _ name: String = "volume") throws(SoundEngineError) {
         guard volume.isFinite, volume >= 0, volume <= 16 else {
             throw .invalidParameter("\(name) = \(volume): must be finite, 0…16 (linear gain)")
+        }
+    }
+
+    static func check(sendGain gain: Float, _ name: String) throws(SoundEngineError) {
+        guard gain.isFinite, (0...16).contains(gain) else {
+            throw .invalidParameter("\(name) = \(gain): must be finite, 0…16 (linear gain)")
         }
     }
 

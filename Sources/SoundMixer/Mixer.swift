@@ -215,18 +215,17 @@ package final class Mixer: @unchecked Sendable {
 
     // MARK: - Commands
 
-    /// Queues `command`, and `then` with it when given (both or neither:
-    /// the render thread takes them in one quantum); the caller holds the
-    /// control lock (one producer).
-    func push(_ command: Command, then: Command? = nil) throws(SoundEngineError) {
+    /// Queues `command`, and `then` with it (all or none: the render thread
+    /// takes them in one quantum); the caller holds the control lock (one producer).
+    func push(_ command: Command, then: [Command] = []) throws(SoundEngineError) {
         let a = core.pointee.atomics
-        let pushed = then.map { core.pointee.commands.push(command, $0) } ?? core.pointee.commands.push(command)
+        let pushed = then.isEmpty ? core.pointee.commands.push(command) : core.pointee.commands.push(command, then)
         guard pushed else {
             a.pointee.commandsRejected.wrappingAdd(1, ordering: .relaxed)  // relaxed: a counter
             throw .commandQueueFull(
                 "the command queue is full (\(core.pointee.commands.capacity) commands of \(Self.commandSlotBytes) bytes; "
                     + "MixerConfiguration.commandQueueBytes); is the mixer rendering?")
         }
-        a.pointee.commandsQueued.wrappingAdd(then == nil ? 1 : 2, ordering: .relaxed)  // relaxed: a counter
+        a.pointee.commandsQueued.wrappingAdd(UInt64(1 + then.count), ordering: .relaxed)  // relaxed: a counter
     }
 }

@@ -47,14 +47,20 @@ package struct VoiceParameters: Sendable, Hashable {
     /// (``SpeakerPlacement``); `nil` (the default) for none: the front
     /// pair, by `pan`. On a stereo output it changes nothing.
     package var placement: SpeakerPlacement?
+    /// Aux sends the voice starts with (at most 4, each to another bus):
+    /// send `k` is entry `k`, as ``Mixer/setSend(_:index:bus:gain:rampFrames:)``
+    /// would set it, in the same quantum as the start. Default none.
+    package var sends: [VoiceSend]
 
     /// Creates parameters; every argument has the default described on the type.
     package init(
         volume: Float = 1, pan: Float = 0, pitch: Double = 1, loop: Bool = false, fadeIn: Duration = .zero,
         start: VoiceStart = .immediately, quality: ResamplerQuality? = nil, lowPassHz: Float? = nil,
-        priority: Int = 50, whenInaudible: VoiceLimitBehavior = .kill, placement: SpeakerPlacement? = nil
+        priority: Int = 50, whenInaudible: VoiceLimitBehavior = .kill, placement: SpeakerPlacement? = nil,
+        sends: [VoiceSend] = []
     ) {
         self.placement = placement
+        self.sends = sends
         self.lowPassHz = lowPassHz
         self.priority = priority
         self.whenInaudible = whenInaudible
@@ -65,6 +71,18 @@ package struct VoiceParameters: Sendable, Hashable {
         self.fadeIn = fadeIn
         self.start = start
         self.quality = quality
+    }
+}
+
+/// One aux send of a voice: its output, times `gain` (linear, 0…16), also
+/// goes into `bus` (docs/mixer.md, "Aux sends").
+package struct VoiceSend: Sendable, Hashable {
+    package var bus: BusID
+    package var gain: Float
+
+    package init(bus: BusID, gain: Float) {
+        self.bus = bus
+        self.gain = gain
     }
 }
 

@@ -102,6 +102,7 @@ struct AllocationTests {
                 guard let v = voices.last else { break }
                 switch (round / 6) % 5 {
                 case 1: try? mixer.setPan(v, Float(round % 3) - 1)
+                case 2: try? mixer.setSend(v, index: round % 4, bus: .master, gain: Float(round % 3) / 2)  // the sends path
                 case 4: if (try? mixer.seek(v, to: .frame(round % 3000))) != nil { seeks.add(1, ordering: .relaxed) }  // a stream's too: a new ring, a fade slot
                 case 3: try? mixer.setVolumeAndPan(v, volume: 0.5, pan: Float(round % 3) - 1)
                 default: try? mixer.setLowPass(v, cutoffHz: round % 4 == 0 ? nil : Float(200 + round % 5000))

@@ -18,6 +18,15 @@ extension BankCheck {
             for marker in sound.markers {
                 try number(marker.time, BankLimits.seconds, "\(field) marker '\(marker.name)' time")
             }
+            if sound.auxSends.count > BankLimits.auxSends {
+                throw refusal("\(field) has \(sound.auxSends.count) auxSends: at most \(BankLimits.auxSends)")
+            }
+            for (index, send) in sound.auxSends.enumerated() {
+                try number(send.volumeDB, BankLimits.volumeDB, "\(field) auxSends[\(index)] volumeDB")
+                if sound.auxSends[..<index].contains(where: { $0.bus == send.bus }) {
+                    throw refusal("\(field) auxSends[\(index)] sends to bus '\(send.bus)' again")
+                }
+            }
         }
         for container in bank.containers.values.sorted(by: { $0.name < $1.name }) {
             let field = "container '\(container.name)'"
@@ -48,6 +57,9 @@ extension BankCheck {
             if let spread = attenuation.spread {
                 try curve(spread, x: BankLimits.distance, y: BankLimits.spreadPercent, "\(field) spread")
             }
+            if let auxSend = attenuation.auxSend {
+                try curve(auxSend, x: BankLimits.distance, y: BankLimits.volumeDB, "\(field) auxSend")
+            }
         }
         for rtpc in bank.rtpcs.values.sorted(by: { $0.name < $1.name }) {
             try rtpcValues(rtpc)
@@ -76,7 +88,7 @@ extension BankCheck {
         for (index, binding) in rtpc.bindings.enumerated() {
             let y: ClosedRange<Double>
             switch binding.target {
-            case .volume, .busVolume: y = BankLimits.volumeDB
+            case .volume, .busVolume, .auxSendVolume: y = BankLimits.volumeDB
             case .pitch: y = BankLimits.pitchCents
             case .lowPass: y = BankLimits.lowPassHz
             }

@@ -87,6 +87,14 @@ struct BankCheck {
         }
         for sound in bank.sounds.values {
             try need(buses.contains(ContentID(sound.bus)), "bus '\(sound.bus)' (of sound '\(sound.name)')")
+            for send in sound.auxSends {
+                try need(buses.contains(ContentID(send.bus)), "bus '\(send.bus)' (aux send of sound '\(sound.name)')")
+                let aux = bank.buses.first { $0.name == send.bus }?.aux ?? s.buses[ContentID(send.bus)]?.definition?.aux
+                guard aux == true else {
+                    throw .invalidParameter(
+                        "bank '\(bank.name)': sound '\(sound.name)' sends to bus '\(send.bus)', which is not an aux bus (\"aux\": true)")
+                }
+            }
             if let a = sound.attenuation {
                 try need(bank.attenuations[a] != nil, "attenuation '\(a)' (of sound '\(sound.name)')")
             }
@@ -102,7 +110,7 @@ struct BankCheck {
         for rtpc in bank.rtpcs.values {
             for binding in rtpc.bindings {
                 switch binding.target {
-                case .volume(let o), .pitch(let o), .lowPass(let o):
+                case .volume(let o), .pitch(let o), .lowPass(let o), .auxSendVolume(let o):
                     try need(isObject(o), "object '\(o)' (driven by RTPC '\(rtpc.name)')")
                 case .busVolume(let b):
                     try need(buses.contains(ContentID(b)), "bus '\(b)' (driven by RTPC '\(rtpc.name)')")

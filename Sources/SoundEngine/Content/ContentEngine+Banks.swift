@@ -233,6 +233,8 @@ extension ContentEngine {
                     s.objectBindings[ContentID(object), default: []].append(ObjectBinding(rtpc: id, parameter: .pitch, curve: binding.curve))
                 case .lowPass(let object):
                     s.objectBindings[ContentID(object), default: []].append(ObjectBinding(rtpc: id, parameter: .lowPass, curve: binding.curve))
+                case .auxSendVolume(let object):
+                    s.objectBindings[ContentID(object), default: []].append(ObjectBinding(rtpc: id, parameter: .auxSend, curve: binding.curve))
                 case .busVolume(let bus):
                     s.busBindings[ContentID(bus), default: []].append((id, binding.curve))
                 }

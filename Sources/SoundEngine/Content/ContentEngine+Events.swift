@@ -243,7 +243,8 @@ extension ContentEngine {
                 path: pick.path, baseVolumeDB: pick.volumeDB, basePitchCents: pick.pitchCents,
                 bus: ContentID(pick.sound.bus),
                 attenuation: pick.sound.attenuation.flatMap { s.banks[pick.bank]?.bank.attenuations[$0] },
-                lfeDB: pick.sound.lfeDB, sent: VoiceMix(volume: 1, pan: 0, pitch: 1, lowPassHz: nil))
+                lfeDB: pick.sound.lfeDB, ownSends: pick.sound.auxSends,
+                sent: VoiceMix(volume: 1, pan: 0, pitch: 1, lowPassHz: nil))
             let target = mix(v, s, now: now)
             let parameters = ContentVoices.parameters(
                 target, sound: pick.sound, fadeIn: fadeIn, start: start)
@@ -262,6 +263,7 @@ extension ContentEngine {
                 continue
             }
             v.sent = target
+            for (k, send) in target.orderedSends.enumerated() { v.sendSlots[k] = send.id }
             s.voices[token] = v
             s.tokensByVoice[v.voice] = token
             s.playings[id]?.voices.insert(token)

@@ -1,3 +1,4 @@
+import SoundContent
 import SoundCore
 
 /// Game objects, positions and listeners.
@@ -52,5 +53,40 @@ extension ContentEngine {
     func requireRegistered(_ object: GameObjectID, _ s: ContentState) throws(SoundEngineError) {
         try checkValid(object)
         guard s.gameObjects[object] != nil else { throw .idNotFound("\(object) is not registered") }
+    }
+}
+
+extension ContentEngine {
+    /// Replaces a game object's game-defined aux sends (Wwise
+    /// `SetGameObjectAuxSendValues`): every voice it plays, now and later,
+    /// sends its output times each level to each aux bus.
+    func setAuxSends(_ object: GameObjectID, _ sends: [SoundEngine.AuxSend]) throws(SoundEngineError) {
+        try checkValid(object)
+        guard sends.count <= BankLimits.auxSends else {
+            throw .invalidParameter("\(sends.count) aux sends: at most \(BankLimits.auxSends) per game object")
+        }
+        for (k, send) in sends.enumerated() {
+            guard send.level.isFinite, (0...16).contains(send.level) else {
+                throw .invalidParameter("aux send \(k) level = \(send.level): must be finite, 0…16 (linear)")
+            }
+            if sends[..<k].contains(where: { $0.bus.key == send.bus.key }) {
+                throw .invalidParameter("aux send \(k): bus \(send.bus) is sent to twice")
+            }
+        }
+        try withState { s throws(SoundEngineError) in
+            try requireRegistered(object, s)
+            var levels: [ContentID: Float] = [:]
+            for send in sends {
+                guard let entry = s.buses[send.bus.key], send.bus.matches(entry.name) else {
+                    throw .idNotFound("bus \(send.bus) is not loaded")
+                }
+                guard entry.definition?.aux == true else {
+                    throw .invalidParameter("bus \(send.bus) is not an aux bus (a bank bus with \"aux\": true)")
+                }
+                levels[send.bus.key] = send.level
+            }
+            s.gameObjects[object]?.auxSends = levels
+            s.levelsChanged = true
+        }
     }
 }

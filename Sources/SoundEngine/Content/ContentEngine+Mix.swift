@@ -107,6 +107,7 @@ extension ContentEngine {
                 try mixer.setLowPass(v.voice, cutoffHz: target.lowPassHz, rampFrames: ramp)
                 v.sent.lowPassHz = target.lowPassHz
             }
+            if target.sends != v.sent.sends { try sendSends(&v, target.sends, ramp: ramp) }
         } catch .idNotFound {
             // The voice ended; its completion is on its way.
         } catch {
@@ -116,9 +117,34 @@ extension ContentEngine {
         return true
     }
 
+    /// Moves the voice's aux sends to `targets`: a bus it already sends to
+    /// keeps its send index (its gain ramps); a send no longer wanted ramps
+    /// to 0 and frees its index; a new bus takes a free index. Updates
+    /// `v.sent.sends` as each command is accepted.
+    private func sendSends(_ v: inout ContentVoice, _ targets: [ContentID: VoiceSendTarget], ramp: Int)
+        throws(SoundEngineError)
+    {
+        var fading: Set<Int> = []  // not reused now: a new bus would cut the fade short
+        for k in v.sendSlots.indices {
+            guard let id = v.sendSlots[k], targets[id] == nil, let old = v.sent.sends[id] else { continue }
+            try mixer.setSend(v.voice, index: k, bus: old.bus, gain: 0, rampFrames: ramp)
+            v.sent.sends[id] = nil
+            v.sendSlots[k] = nil
+            fading.insert(k)
+        }
+        for (id, target) in targets.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where v.sent.sends[id] != target {
+            let free = v.sendSlots.indices.filter { v.sendSlots[$0] == nil }
+            guard let k = v.sendSlots.firstIndex(of: id) ?? free.first(where: { !fading.contains($0) }) ?? free.first
+            else { continue }
+            try mixer.setSend(v.voice, index: k, bus: target.bus, gain: target.gain, rampFrames: ramp)
+            v.sendSlots[k] = id
+            v.sent.sends[id] = target
+        }
+    }
+
     /// What a voice should be told now.
     func mix(_ v: ContentVoice, _ s: ContentState, now: ContinuousClock.Instant) -> VoiceMix {
-        var db = v.baseVolumeDB, cents = v.basePitchCents
+        var db = v.baseVolumeDB, cents = v.basePitchCents, sendDB = 0.0
         var lowPass: Double?
         for object in v.path {
             db += s.volumeOffsets[OffsetKey(object: object, gameObject: nil)]?.value(at: now) ?? 0
@@ -129,6 +155,7 @@ extension ContentEngine {
                 case .volume: db += y
                 case .pitch: cents += y
                 case .lowPass: lowPass = min(lowPass ?? .infinity, y)
+                case .auxSend: sendDB += y
                 }
             }
         }
@@ -139,6 +166,7 @@ extension ContentEngine {
             let spatial = Spatial(emitter: object.position, listenerAt: position, facing: orientation)
             db += attenuation.volume.value(at: spatial.distance)
             if let curve = attenuation.lowPass { lowPass = min(lowPass ?? .infinity, curve.value(at: spatial.distance)) }
+            if let curve = attenuation.auxSend { sendDB += curve.value(at: spatial.distance) }
             if attenuation.spatialize {
                 pan = spatial.pan
                 let spread = Float(min(100, max(0, attenuation.spread?.value(at: spatial.distance) ?? 0)) / 100)
@@ -148,7 +176,28 @@ extension ContentEngine {
         }
         return VoiceMix(
             volume: Self.linear(db), pan: pan, pitch: min(16, max(1.0 / 256, pow(2, cents / 1200))),
-            lowPassHz: lowPass.map { Float(min(24_000, max(10, $0))) }, placement: placement)
+            lowPassHz: lowPass.map { Float(min(24_000, max(10, $0))) }, placement: placement,
+            sends: sends(v, s, extraDB: sendDB))
+    }
+
+    /// A voice's aux sends: its game object's levels and its sound's own
+    /// (the same aux bus in both: added), each times `extraDB` (the
+    /// attenuation's aux-send curve and RTPCs), the four loudest; a bus
+    /// that is not loaded is left out.
+    func sends(_ v: ContentVoice, _ s: ContentState, extraDB: Double) -> [ContentID: VoiceSendTarget] {
+        var levels: [ContentID: Double] = [:]
+        for (bus, level) in s.gameObjects[v.gameObject]?.auxSends ?? [:] { levels[bus, default: 0] += Double(level) }
+        for send in v.ownSends { levels[ContentID(send.bus), default: 0] += Double(Self.linear(send.volumeDB)) }
+        guard !levels.isEmpty else { return [:] }
+        let scale = Double(Self.linear(extraDB))
+        var sends: [ContentID: VoiceSendTarget] = [:]
+        for (bus, level) in levels.sorted(by: { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) })
+            .prefix(BankLimits.auxSends)
+        {
+            guard let entry = s.buses[bus] else { continue }
+            sends[bus] = VoiceSendTarget(bus: entry.bus, gain: Float(min(16, level * scale)))
+        }
+        return sends
     }
 
     /// Whether two placements put a voice in the same place (to 1e-4).

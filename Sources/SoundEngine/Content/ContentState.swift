@@ -139,7 +139,7 @@ struct LoadedBank: Sendable {
 
 /// One RTPC binding, indexed by the object it drives.
 struct ObjectBinding: Sendable {
-    enum Parameter: Sendable { case volume, pitch, lowPass }
+    enum Parameter: Sendable { case volume, pitch, lowPass, auxSend }
     var rtpc: ContentID
     var parameter: Parameter
     var curve: Curve
@@ -156,6 +156,9 @@ struct GameObject: Sendable {
     var sequenceNext: [ContentID: Int] = [:]
     /// Per-object RTPC values; they override the global value.
     var rtpc: [ContentID: Ramp] = [:]
+    /// Its game-defined aux sends (Wwise `SetGameObjectAuxSendValues`): aux
+    /// bus → level (linear, 0…16), for every voice it plays.
+    var auxSends: [ContentID: Float] = [:]
 }
 
 /// One posting of an event.
@@ -194,6 +197,10 @@ struct ContentVoice: Sendable {
     var attenuation: BankAttenuation?
     /// Its sound's LFE level (dB relative to its volume), if it has one.
     var lfeDB: Double?
+    /// Its sound's own aux sends (user-defined sends).
+    var ownSends: [BankAuxSend] = []
+    /// The aux bus each of the mixer voice's sends goes to (by index; `nil`: free).
+    var sendSlots: [ContentID?] = [nil, nil, nil, nil]
     /// What the mixer was last told, to send only changes.
     var sent: VoiceMix
 }
@@ -208,6 +215,24 @@ struct VoiceMix: Equatable, Sendable {
     /// voice's direction and spread, and the sound's LFE level; `nil` for a
     /// 2D voice without an LFE level.
     var placement: SpeakerPlacement?
+    /// Its aux sends: the game object's and the sound's, times the
+    /// attenuation's aux-send curve and the RTPCs that drive it, the four
+    /// loudest; keyed by aux bus.
+    var sends: [ContentID: VoiceSendTarget] = [:]
+}
+
+extension VoiceMix {
+    /// Its sends in the order a starting voice takes them (send index k is
+    /// entry k): by aux bus ID.
+    var orderedSends: [(id: ContentID, send: VoiceSendTarget)] {
+        sends.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key, $0.value) }
+    }
+}
+
+/// One aux send of a content voice: the mixer bus and the linear gain.
+struct VoiceSendTarget: Equatable, Sendable {
+    var bus: BusID
+    var gain: Float
 }
 
 /// A state group's current state and its move from the previous one.

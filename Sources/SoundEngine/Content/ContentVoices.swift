@@ -12,6 +12,7 @@ enum ContentVoices {
             start: start)
         p.lowPassHz = mix.lowPassHz
         p.placement = mix.placement
+        p.sends = mix.orderedSends.map { VoiceSend(bus: $0.send.bus, gain: $0.send.gain) }
         p.priority = sound.priority
         switch sound.virtualBehavior {
         case .kill: p.whenInaudible = .kill

@@ -59,6 +59,14 @@ extension SoundEngineInstance {
         try content.setPosition(object, position: position, orientation: orientation)
     }
 
+    /// ``SoundEngine/setGameObjectAuxSendValues(_:_:)``.
+    package func setGameObjectAuxSendValues(
+        _ object: SoundEngine.GameObjectID, _ sends: [SoundEngine.AuxSend]
+    ) throws(SoundEngineError) {
+        try checkAlive()
+        try content.setAuxSends(object, sends)
+    }
+
     /// ``SoundEngine/setDefaultListeners(_:)``.
     package func setDefaultListeners(_ listeners: [SoundEngine.GameObjectID]) throws(SoundEngineError) {
         try checkAlive()

@@ -57,18 +57,18 @@ struct SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         return true
     }
 
-    /// Appends `first` and `second` together: the consumer sees both or
-    /// neither; `false` (and nothing written) when fewer than two slots are
-    /// free. Producer thread only.
-    func push(_ first: Element, _ second: Element) -> Bool {
+    /// Appends `first` and then `rest` together: the consumer sees all of
+    /// them or none; `false` (and nothing written) when there is not room
+    /// for all. Producer thread only.
+    func push(_ first: Element, _ rest: [Element]) -> Bool {
         let t = tail.pointee.load(ordering: .relaxed)  // relaxed: only this thread writes tail
         // acquiring: as in push(_:).
         let h = head.pointee.load(ordering: .acquiring)
-        if t &- h > capacity - 2 { return false }
+        if t &- h > capacity - 1 - rest.count { return false }
         slots[t % capacity] = first
-        slots[(t &+ 1) % capacity] = second
-        // releasing: as in push(_:), publishing both elements.
-        tail.pointee.store(t &+ 2, ordering: .releasing)
+        for (i, element) in rest.enumerated() { slots[(t &+ 1 &+ i) % capacity] = element }
+        // releasing: as in push(_:), publishing every element written above.
+        tail.pointee.store(t &+ 1 &+ rest.count, ordering: .releasing)
         return true
     }
 

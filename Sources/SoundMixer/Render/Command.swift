@@ -12,6 +12,9 @@ enum Command: BitwiseCopyable {
     case setGains(slot: UInt32, generation: UInt32, gains: PanGains, rampFrames: Int32)
     /// New low-pass coefficient (0 = transparent, see ``LowPass``), ramped over `rampFrames`.
     case setLowPass(slot: UInt32, generation: UInt32, coefficient: Float, rampFrames: Int32)
+    /// Aux send `index` of the voice to `bus`, its gain ramped to `gain` over
+    /// `rampFrames` (0: at once). A send that changes bus starts from silence.
+    case setSend(slot: UInt32, generation: UInt32, index: UInt8, bus: Int16, gain: Float, rampFrames: Int32)
     /// New pitch ratio, from the next quantum.
     case setPitch(slot: UInt32, generation: UInt32, pitch: Double)
     /// Fade to silence and hold the position.

@@ -20,6 +20,9 @@ extension RenderCore {
                 guard let voice = voice(slot, generation) else { continue }
                 voice.pointee.target = gains
                 rampGains(voice, over: Int(rampFrames))
+            case .setSend(let slot, let generation, let index, let bus, let gain, let rampFrames):
+                guard let voice = voice(slot, generation), Int(index) < VoiceExtras.maxSends else { continue }
+                setSend(voice, Int(index), bus: bus, gain: gain, rampFrames: Int(rampFrames))
             case .setLowPass(let slot, let generation, let coefficient, let rampFrames):
                 guard let voice = voice(slot, generation) else { continue }
                 if !voice.pointee.isFiltered {
@@ -173,6 +176,26 @@ extension RenderCore {
         guard v.phase == .playing && !v.isVirtual && v.fade.value > 0 && declickFrames > 0 else { return -1 }
         for f in maxVoices..<(maxVoices + fadeSlots) where voices[f].phase == .idle { return f }
         return -1
+    }
+
+    /// Sets aux send `k` of `voice` to ramp to `gain` into `bus` over
+    /// `rampFrames`: a send not in use yet, or given another bus, starts
+    /// from silence (the sends below it that were never set are cleared).
+    @_noLocks
+    func setSend(_ voice: UnsafeMutablePointer<RenderVoice>, _ k: Int, bus: Int16, gain: Float, rampFrames: Int) {
+        let slot = Int(voice - voices)
+        var count = Int(voice.pointee.sendCount)
+        while count <= k {
+            voiceExtras[slot].sendBuses[count] = -1
+            voiceExtras[slot].sendGains[count] = GainRamp(0)
+            count += 1
+        }
+        voice.pointee.sendCount = UInt8(max(Int(voice.pointee.sendCount), k + 1))
+        if voiceExtras[slot].sendBuses[k] != bus {
+            voiceExtras[slot].sendBuses[k] = bus
+            voiceExtras[slot].sendGains[k] = GainRamp(0)
+        }
+        voiceExtras[slot].sendGains[k].start(to: gain, over: rampFrames)
     }
 
     /// Copies the voice in `slot`, with its filter state and extras, into fade slot `spare`.

@@ -38,7 +38,8 @@ extension RenderCore {
                 if voice.pointee.route != RenderVoice.routeOwn { clearFilterState(Int(voice - voices)) }
                 voice.pointee.route = RenderVoice.routeOwn
                 voicesAlone += 1
-                return filterOnItsOwn(voice, from: offset, bus: bus)
+                let (busLeft, busRight) = busPlanes(bus)
+                return filterOnItsOwn(voice, from: offset, into: busLeft, busRight)
             }
             route = Int16(truncatingIfNeeded: band)
         }

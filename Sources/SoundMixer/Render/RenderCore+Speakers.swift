@@ -10,13 +10,14 @@ extension RenderCore {
         mixChannels > 2 && Int(voice.pointee.speakerLayout) == mixChannels
     }
 
-    /// Mixes frames `offset..<quantum` of a placed voice into bus `bus`:
+    /// Mixes frames `offset..<quantum` of a placed voice into `planes`
+    /// (channel k at `planes + k · quantum`, a bus's or the send scratch):
     /// source × fade into the scratch's first plane (a stereo source at half
     /// gain into both, then summed), its low-pass on its own filter, then a
     /// pan-add per pair of channels with a gain. Its left/right ramps (the
     /// stereo equivalent the voice limit ranks by) move on as if mixed.
     @_noLocks
-    mutating func renderPlaced(_ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, bus: Int) -> Bool {
+    mutating func renderPlaced(_ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, into planes: UnsafeMutablePointer<Float>) -> Bool {
         let slot = Int(voice - voices)
         let n = quantum - offset
         let mono = voiceScratch + offset, other = voiceScratch + quantum + offset
@@ -57,14 +58,14 @@ extension RenderCore {
                 continue
             }
             panAdd(
-                mono, from: offset, gains: (voiceExtras[slot].speakers[waiting], ramp), into: busPlane(bus, waiting),
-                busPlane(bus, k))
+                mono, from: offset, gains: (voiceExtras[slot].speakers[waiting], ramp), into: planes + waiting * quantum,
+                planes + k * quantum)
             waiting = -1
         }
         if waiting >= 0 {
             panAdd(
                 mono, from: offset, gains: (voiceExtras[slot].speakers[waiting], GainRamp(0)),
-                into: busPlane(bus, waiting), nil)
+                into: planes + waiting * quantum, nil)
         }
         advanceSpeakers(slot, n)
         return alive

@@ -87,22 +87,100 @@ extension RenderCore {
         }
         let bus = Int(voice.pointee.bus)
         touchBus(bus)
-        if isPlaced(voice) { return renderPlaced(voice, from: offset, bus: bus) }
-        let (busLeft, busRight) = busPlanes(bus)
+        if voice.pointee.sendCount > 0 { return renderWithSends(voice, from: offset, bus: bus) }
+        return renderDry(voice, from: offset, into: busPlane(bus, 0), bus: bus, shared: true)
+    }
+
+    /// Mixes frames `offset..<quantum` of a playing voice into `planes`
+    /// (channel k at `planes + k · quantum`): over the speakers if it is
+    /// placed, straight in (the fast path), or through its low-pass. With
+    /// `shared`, `planes` are bus `bus`'s, and a filtered voice may take a
+    /// shared filter or the batch (which add to the bus themselves); else
+    /// it is filtered on its own filter, into `planes`.
+    @_noLocks
+    mutating func renderDry(
+        _ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, into planes: UnsafeMutablePointer<Float>, bus: Int,
+        shared: Bool
+    ) -> Bool {
+        if isPlaced(voice) { return renderPlaced(voice, from: offset, into: planes) }
+        let (left, right) = (planes, planes + quantum)
         guard voice.pointee.isFiltered else {
             voice.pointee.route = RenderVoice.routeDirect
-            return renderRuns(voice, from: offset, into: busLeft, busRight)
+            return renderRuns(voice, from: offset, into: left, right)
         }
-        if sharedLowPass { return bankFiltered(voice, from: offset, bus: bus) }
-        return filterOnItsOwn(voice, from: offset, bus: bus)
+        if shared {
+            if sharedLowPass { return bankFiltered(voice, from: offset, bus: bus) }
+        } else {
+            // Its own filter's state is stale unless it was already on it.
+            if voice.pointee.route != RenderVoice.routeOwn { clearFilterState(Int(voice - voices)) }
+            voice.pointee.route = RenderVoice.routeOwn
+        }
+        return filterOnItsOwn(voice, from: offset, into: left, right, batching: shared)
+    }
+
+    /// Mixes frames `offset..<quantum` of a voice with aux sends whole into
+    /// ``sendScratch`` (its low-pass on its own filter: a voice that sends is
+    /// never in a shared band or a batch), then adds that to its bus and,
+    /// times each send's gain ramp, to each send's bus (docs/mixer.md, "Aux sends").
+    @_noLocks
+    mutating func renderWithSends(_ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, bus: Int) -> Bool {
+        let slot = Int(voice - voices)
+        let n = quantum - offset
+        let planes = sendScratch
+        var k = 0
+        while k < busPlaneCount {
+            clear(planes + k * quantum + offset, planes + (k + 1) * quantum + offset, n)
+            k += 2
+        }
+        let count = Int(voice.pointee.sendCount)
+        let alive = renderDry(voice, from: offset, into: planes, bus: bus, shared: false)
+        addPlanes(planes, into: busPlane(bus, 0), from: offset, n, gain: 1, step: 0)
+        var s = 0
+        while s < count {
+            defer { s += 1 }
+            let target = Int(voiceExtras[slot].sendBuses[s])
+            var ramp = voiceExtras[slot].sendGains[s]
+            guard target >= 0 && target < maxBuses, ramp.value != 0 || ramp.framesLeft > 0 else { continue }
+            touchBus(target)
+            var t = offset
+            if ramp.framesLeft > 0 {
+                let m = min(ramp.framesLeft, n)
+                addPlanes(planes, into: busPlane(target, 0), from: t, m, gain: ramp.value, step: ramp.step)
+                ramp.advance(m)
+                t += m
+            }
+            if t < quantum { addPlanes(planes, into: busPlane(target, 0), from: t, quantum - t, gain: ramp.value, step: 0) }
+            voiceExtras[slot].sendGains[s] = ramp
+        }
+        return alive
+    }
+
+    /// Adds frames `offset..<offset + frames` of the planes in use at
+    /// `source` to those at `destination` (channel k at `+ k · quantum`),
+    /// times `gain + t · step`.
+    @_noLocks
+    func addPlanes(
+        _ source: UnsafeMutablePointer<Float>, into destination: UnsafeMutablePointer<Float>, from offset: Int,
+        _ frames: Int, gain: Float, step: Float
+    ) {
+        var k = 0
+        while k < busPlaneCount {
+            let a = k * quantum + offset, b = (k + 1) * quantum + offset
+            accumulate(source + a, source + b, into: destination + a, destination + b, frames, gain: gain, step: step)
+            k += 2
+        }
     }
 
     /// Mixes frames `offset..<quantum` of a low-passed voice through a filter
     /// of its own: batched with other mono voices, or alone.
     @_noLocks
-    mutating func filterOnItsOwn(_ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, bus: Int) -> Bool {
-        if batchedLowPass && voice.pointee.body.planes == 1 { return batchFiltered(voice, from: offset, bus: bus) }
-        let (busLeft, busRight) = busPlanes(bus)
+    mutating func filterOnItsOwn(
+        _ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, into busLeft: UnsafeMutablePointer<Float>,
+        _ busRight: UnsafeMutablePointer<Float>, batching: Bool = true
+    ) -> Bool {
+        if batching && batchedLowPass && voice.pointee.body.planes == 1 {
+            return batchFiltered(voice, from: offset, bus: Int(voice.pointee.bus))
+        }
         let n = quantum - offset
         let left = voiceScratch + offset, right = voiceScratch + quantum + offset
         clear(left, right, n)

@@ -203,8 +203,10 @@ extension RenderCore {
         let busBuffers = UnsafeMutableRawPointer.allocate(byteCount: busFloats * 4, alignment: 64)
             .initializeMemory(as: Float.self, repeating: 0, count: busFloats)
 
-        let voiceScratch = UnsafeMutableRawPointer.allocate(byteCount: 2 * c.quantumFrames * 4, alignment: 64)
-            .initializeMemory(as: Float.self, repeating: 0, count: 2 * c.quantumFrames)
+        // The filter's (and a placed voice's) two planes, then a voice with aux sends' output (``sendScratch``).
+        let scratchFloats = (2 + Self.maxChannels) * c.quantumFrames
+        let voiceScratch = UnsafeMutableRawPointer.allocate(byteCount: scratchFloats * 4, alignment: 64)
+            .initializeMemory(as: Float.self, repeating: 0, count: scratchFloats)
 
         let rowFloats = lowPassBatch * c.quantumFrames + 2 * Int(MK_GUARD_FRAMES)
         let batchRows = UnsafeMutableRawPointer.allocate(byteCount: rowFloats * 4, alignment: 64)
@@ -294,4 +296,11 @@ extension RenderCore {
         core.deinitialize(count: 1)
         core.deallocate()
     }
+}
+
+extension RenderCore {
+    /// Where a voice with aux sends is mixed whole (``maxChannels`` planes of
+    /// a quantum, after the filter's scratch) before it is added to its bus
+    /// and, scaled, to each send's bus.
+    var sendScratch: UnsafeMutablePointer<Float> { @_noLocks @inline(__always) get { voiceScratch + 2 * quantum } }
 }

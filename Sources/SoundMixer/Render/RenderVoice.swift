@@ -95,6 +95,10 @@ struct RenderVoice: BitwiseCopyable {
     /// `left`/`right` gains. A placed voice whose layout is not the mix's
     /// (the output changed) plays on the front pair until it is placed again.
     var speakerLayout: UInt8 = 0
+    /// Aux sends in use (0…``VoiceExtras/maxSends``): send `k` adds the
+    /// voice's output (after its gains, fade and filter) × its gain ramp to
+    /// its bus (``VoiceExtras/sends``).
+    var sendCount: UInt8 = 0
 
     /// Not routed yet (a new voice): it starts where it belongs, no crossfade.
     static var routeNone: Int16 { @_noLocks @inline(__always) get { -1 } }

@@ -8,9 +8,19 @@ struct VoiceExtras: BitwiseCopyable {
     /// Meaningful while the voice's ``RenderVoice/speakerLayout`` is the
     /// mix's channel count.
     var speakers: InlineArray<8, GainRamp>
+    /// Aux sends (docs/mixer.md, "Aux sends"): the bus each of the first
+    /// ``RenderVoice/sendCount`` sends adds the voice's output to (-1: none),
+    /// and its gain ramp.
+    var sendBuses: InlineArray<4, Int16>
+    var sendGains: InlineArray<4, GainRamp>
 
-    /// No gains.
+    /// Aux sends a voice can have (Wwise: four game-defined sends per game object).
+    static var maxSends: Int { @_noLocks @inline(__always) get { 4 } }
+
+    /// No gains, no sends.
     @_noLocks init() {
         speakers = InlineArray(repeating: GainRamp(0))
+        sendBuses = InlineArray(repeating: -1)
+        sendGains = InlineArray(repeating: GainRamp(0))
     }
 }
