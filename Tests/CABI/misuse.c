@@ -352,7 +352,19 @@ static void content(const char *bank, uint32_t bank_id) {
     INVALID(se_suspend(true, 10001));
     OK(se_suspend(true, 50));
     OK(se_wakeup_from_suspend());
-    OK(se_stop_playing_id(424242, 0)); /* ended (or never was): ignored, as in Wwise */
+    /* An ID no posting of this engine ever had is a made-up handle, for every call that takes one. */
+    const uint32_t never = 424242;
+    INVALID(se_stop_playing_id(never, 0));
+    INVALID(se_pause_playing_id(never, 0));
+    INVALID(se_resume_playing_id(never, 0));
+    INVALID(se_seek_on_playing_id(never, 0));
+    INVALID(se_seek_on_playing_id_fraction(never, 0.5f));
+    int32_t never_position;
+    INVALID(se_get_source_play_position(never, &never_position));
+    INVALID(se_set_rtpc_value_by_playing_id("RPM", 1000, never, 0));
+    INVALID(se_reset_rtpc_value_by_playing_id("RPM", never));
+    INVALID(se_get_rtpc_value_by_playing_id("RPM", never, &value));
+    TRUE(!se_is_playing(never));
 
     /* Control of one posting. */
     uint32_t engine_loop;
@@ -391,10 +403,18 @@ static void content(const char *bank, uint32_t bank_id) {
     double until = now() + 5;
     while (se_is_playing(engine_loop) && now() < until) sleep_ms(5);
     TRUE(!se_is_playing(engine_loop));
-    /* Ended: the control calls are ignored, as stop is; what reads it says it is gone. */
+    /* Ended (as a posting can, on its own, at any moment): the calls that act on it do nothing and
+       succeed, as in Wwise; the calls that read it say it is gone (docs/c-api.md, "Handles"). Bad
+       arguments beside it are still refused. */
+    OK(se_stop_playing_id(engine_loop, 0));
     OK(se_pause_playing_id(engine_loop, 0));
+    OK(se_resume_playing_id(engine_loop, 0));
     OK(se_seek_on_playing_id(engine_loop, 0));
+    OK(se_seek_on_playing_id_fraction(engine_loop, 0.5f));
     OK(se_set_rtpc_value_by_playing_id("RPM", 1000, engine_loop, 0));
+    OK(se_reset_rtpc_value_by_playing_id("RPM", engine_loop));
+    INVALID(se_stop_playing_id(engine_loop, -1));
+    INVALID(se_set_rtpc_value_by_playing_id("RPM", NAN, engine_loop, 0));
     EXPECT(SE_IDNotFound, se_get_source_play_position(engine_loop, &position_ms));
     EXPECT(SE_IDNotFound, se_get_rtpc_value_by_playing_id("RPM", engine_loop, &value));
     INVALID(se_stop_all_on_game_object(UNREGISTERED, 0));

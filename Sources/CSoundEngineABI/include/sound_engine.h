@@ -41,13 +41,24 @@
  * so), a float that is NaN or infinite, a time outside 0...SE_MAX_DURATION_MS,
  * a string that is not UTF-8, a struct whose struct_size is not the size this
  * library knows, a value outside its documented range, an enum value that is
- * not listed. Handles (bank, game object, playing, sound, voice and bus IDs)
- * that do not name something live - never made, unloaded, unregistered,
- * ended, or from an engine that was terminated since - are also
- * SE_InvalidParameter. A name (event, RTPC, state, switch, bus) that no
- * loaded bank defines is SE_IDNotFound. With valid arguments, every call
- * that needs the engine returns SE_NotInitialized before se_initialize and
- * after se_terminate.
+ * not listed. Handles (bank, game object, sound, voice and bus IDs) that do
+ * not name something live - never made, unloaded, unregistered, ended, or
+ * from an engine that was terminated since - are also SE_InvalidParameter.
+ * A name (event, RTPC, state, switch, bus) that no loaded bank defines is
+ * SE_IDNotFound. With valid arguments, every call that needs the engine
+ * returns SE_NotInitialized before se_initialize and after se_terminate.
+ *
+ * Playing IDs (se_post_event's) follow Wwise: a posting ends on its own at
+ * any moment, so one that has ended is no error where the game could not
+ * have known. The calls that act on a posting (se_stop_playing_id,
+ * se_pause_playing_id, se_resume_playing_id, se_seek_on_playing_id[_fraction],
+ * se_set_rtpc_value_by_playing_id, se_reset_rtpc_value_by_playing_id) do
+ * nothing and return SE_Success; the calls that read one
+ * (se_get_source_play_position, se_get_rtpc_value_by_playing_id) return
+ * SE_IDNotFound, as there is nothing to read; se_is_playing says false. 0 and
+ * an ID that no posting of the running engine ever had are SE_InvalidParameter
+ * everywhere. IDs restart at 1 in each engine, so an ID kept across
+ * se_terminate may name a posting of the next one.
  *
  * Memory. The library never keeps a pointer the game passed in: strings and
  * structs are copied before the call returns. Pointers the library passes
@@ -100,7 +111,7 @@ enum {
     SE_InvalidFile = 7,
     /** A fixed limit was reached: voices, buses, sounds (AK_MaxReached). */
     SE_MaxReached = 9,
-    /** A name no loaded bank defines (AK_IDNotFound). */
+    /** A name or ID no loaded bank defines; for a reader of a posting, one that has ended (AK_IDNotFound). */
     SE_IDNotFound = 15,
     /** An argument was NULL, NaN, out of range, or a stale handle (AK_InvalidParameter). */
     SE_InvalidParameter = 31,
@@ -863,7 +874,8 @@ SE_Result se_post_event_by_id(uint32_t event_id, uint64_t game_object, SE_Callba
 /**
  * Stops one posting (Wwise StopPlayingID) with a fade of `fade_out_ms`
  * (0...SE_MAX_DURATION_MS; at least the short de-click). A posting that has
- * already ended is ignored (it may have ended on the way); 0 is SE_InvalidParameter.
+ * already ended is ignored: SE_Success (it may have ended on the way); 0
+ * and an ID no posting of this engine had are SE_InvalidParameter.
  */
 SE_Result se_stop_playing_id(uint32_t playing_id, int32_t fade_out_ms);
 
@@ -873,40 +885,43 @@ SE_Result se_stop_all(int32_t fade_out_ms);
 /** Stops every posting on one registered game object (Wwise StopAll(gameObject)). */
 SE_Result se_stop_all_on_game_object(uint64_t game_object, int32_t fade_out_ms);
 
-/** Whether a posting has not ended yet; false when not initialized. */
+/** Whether a posting has not ended yet; false for 0, an unknown or ended ID, and when not initialized. */
 bool se_is_playing(uint32_t playing_id);
 
 /**
  * Pauses every voice of a posting where it is (Wwise ExecuteActionOnPlayingID
  * with Pause), fading out over `fade_ms` (0...SE_MAX_DURATION_MS; at least
  * the short de-click); its delayed actions keep their time. An ended posting
- * is ignored; 0 is SE_InvalidParameter.
+ * is ignored (SE_Success); 0 and an ID no posting of this engine had are
+ * SE_InvalidParameter.
  */
 SE_Result se_pause_playing_id(uint32_t playing_id, int32_t fade_ms);
 
-/** Resumes what se_pause_playing_id paused, fading in over `fade_ms`. */
+/** Resumes what se_pause_playing_id paused, fading in over `fade_ms`; playing IDs as for se_pause_playing_id. */
 SE_Result se_resume_playing_id(uint32_t playing_id, int32_t fade_ms);
 
 /**
  * Moves every started voice of a posting to `position_ms`
  * (0...SE_MAX_DURATION_MS) from the start of its sound (Wwise SeekOnEvent),
  * click-free: a loop wraps into its loop region, a one-shot sought past its
- * end stops. An ended posting is ignored; SE_MaxReached when a streamed
- * sound needs a stream buffer and all play.
+ * end stops. An ended posting is ignored (SE_Success); 0 and an ID no
+ * posting of this engine had are SE_InvalidParameter; SE_MaxReached when a
+ * streamed sound needs a stream buffer and all play.
  */
 SE_Result se_seek_on_playing_id(uint32_t playing_id, int32_t position_ms);
 
 /**
  * se_seek_on_playing_id to `fraction` (0...1, as Wwise's in_fPercent) of
  * each voice's sound; SE_InvalidParameter for NaN, a value outside 0...1 or a
- * stream whose length is unknown.
+ * stream whose length is unknown. Playing IDs as for se_seek_on_playing_id.
  */
 SE_Result se_seek_on_playing_id_fraction(uint32_t playing_id, float fraction);
 
 /**
  * Where the posting's first voice still playing is in its sound, in ms, as of
  * the last render quantum (Wwise GetSourcePlayPosition). SE_IDNotFound when
- * it has ended or has no voice yet.
+ * it has ended or has no voice yet (only delayed actions); SE_InvalidParameter
+ * for 0 and an ID no posting of this engine had.
  */
 SE_Result se_get_source_play_position(uint32_t playing_id, int32_t *position_ms);
 
@@ -933,15 +948,23 @@ SE_Result se_get_rtpc_value(const char *rtpc_name, uint64_t game_object, double 
 /**
  * Sets a game parameter for one posting's voices only (Wwise
  * SetRTPCValueByPlayingID), over its game object's and the global value.
- * An ended posting is ignored; 0 is SE_InvalidParameter.
+ * An ended posting is ignored (SE_Success); 0 and an ID no posting of this
+ * engine had are SE_InvalidParameter.
  */
 SE_Result se_set_rtpc_value_by_playing_id(const char *rtpc_name, double value, uint32_t playing_id,
                                           int32_t interpolation_ms);
 
-/** Forgets a posting's own value: its voices follow the game object's or global value again. */
+/**
+ * Forgets a posting's own value: its voices follow the game object's or
+ * global value again. Playing IDs as for se_set_rtpc_value_by_playing_id.
+ */
 SE_Result se_reset_rtpc_value_by_playing_id(const char *rtpc_name, uint32_t playing_id);
 
-/** The value a posting's voices hear now; SE_IDNotFound when it has ended. */
+/**
+ * The value a posting's voices hear now. SE_IDNotFound when it has ended
+ * (or for an unknown RTPC); SE_InvalidParameter for 0 and an ID no posting
+ * of this engine had.
+ */
 SE_Result se_get_rtpc_value_by_playing_id(const char *rtpc_name, uint32_t playing_id, double *value);
 
 /** Sets a state group's state for the whole game (Wwise SetState). */
