@@ -12,10 +12,27 @@ import SoundSession
 
 @c @implementation
 public func se_load_bank(_ path: UnsafePointer<CChar>?, _ bank_id: UnsafeMutablePointer<UInt32>?) -> SE_Result {
+    loadBank(path, 0, bank_id)
+}
+
+@c @implementation
+public func se_load_bank_with_options(
+    _ path: UnsafePointer<CChar>?, _ flags: SE_BankLoadFlags, _ bank_id: UnsafeMutablePointer<UInt32>?
+) -> SE_Result {
+    loadBank(path, flags, bank_id)
+}
+
+/// se_load_bank and se_load_bank_with_options, each naming itself in its errors.
+private func loadBank(
+    _ path: UnsafePointer<CChar>?, _ flags: SE_BankLoadFlags, _ bank_id: UnsafeMutablePointer<UInt32>?,
+    _ function: StaticString = #function
+) -> SE_Result {
     report { () throws(SoundEngineError) in
-        let path = try Argument.string(path, "path")
-        let out = try Argument.required(bank_id, "bank_id")
-        out.pointee = try SoundEngine.loadBank(path: path).rawValue
+        let path = try Argument.string(path, "path", function)
+        let outside = UInt32(SE_BankLoadAllowFilesOutsideBankFolder)
+        try Argument.mask(flags, known: outside, "flags", function)
+        let out = try Argument.required(bank_id, "bank_id", function)
+        out.pointee = try SoundEngine.loadBank(path: path, allowFilesOutsideBankFolder: flags & outside != 0).rawValue
     }
 }
 
