@@ -885,6 +885,22 @@ static void *hammer(void *arg) {
         INVALID(se_post_event("Play_UI_Click", object + 1000, 0, NULL, NULL, &playing));
         if (i % 50 == 0) OK(se_post_event("Play_UI_Click", object, SE_CallbackEndOfEvent, on_event, NULL, &playing));
         EXPECT(SE_IDNotFound, se_set_state("PlayerHealth", "nope"));
+        if (i % 10 == 0) { /* the 1.1 readers and checks, from every thread at once */
+            SE_Route *inputs = NULL;
+            OK(se_get_available_inputs(&inputs));
+            se_free_route(inputs);
+            size_t length;
+            OK(se_get_pinned_output(NULL, 0, &length));
+            SE_ApplicationState state;
+            OK(se_get_application_state(&state));
+            double latency_ms;
+            OK(se_get_output_latency(&latency_ms));
+            INVALID(se_set_voice_low_pass(0, 1000, 0));
+            INVALID(se_seek_voice_fraction(0, NAN));
+            INVALID(se_stop_playing_id(UINT32_MAX, 0)); /* no posting had it */
+            SE_VoiceParameters vp;
+            INVALID(se_default_voice_parameters(&vp, 40));
+        }
     }
     OK(se_unregister_game_object(object));
     return NULL;
