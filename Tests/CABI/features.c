@@ -73,10 +73,6 @@ static uint64_t memory_sound_loops_in_its_region(uint64_t *voice) {
     TRUE(position >= 500);
     printf("features: the memory sound looped from %d ms back to %d ms (its region starts at 500)\n", highest,
            position);
-    /* The region is all tone: from now on the meter never falls silent. */
-    float quietest = 1;
-    for (double until = now() + 0.5; now() < until; sleep_ms(10)) quietest = fminf(quietest, master_rms());
-    TRUE(quietest > 0.1f);
     return sound;
 }
 
