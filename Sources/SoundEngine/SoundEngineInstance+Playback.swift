@@ -105,6 +105,15 @@ extension SoundEngineInstance {
         }
     }
 
+    /// For the C API, which refuses a playing ID no posting ever had
+    /// (SE_InvalidParameter) while it ignores one that has ended: `nil`
+    /// when this engine has handed `posting` out, else the last posting ID
+    /// it has handed out (0: none yet).
+    package func unissued(posting: SoundEngine.PlayingID) throws(SoundEngineError) -> UInt32? {
+        try checkAlive()
+        return content.unissued(posting)
+    }
+
     /// ``SoundEngine/isPlaying(_:)``.
     package func isPlaying(_ playing: SoundEngine.PlayingID) throws(SoundEngineError) -> Bool {
         try checkAlive()

@@ -110,6 +110,48 @@ enum Argument {
         }
     }
 
+    /// The bytes of `T`'s fields that a caller's struct of `size` holds: a
+    /// struct that grew (``GrowingStruct``) is accepted in every size it has
+    /// had, so a game built against an older header keeps working.
+    static func fieldBytes<T: GrowingStruct>(_ size: Int, of type: T.Type, _ function: StaticString = #function)
+        throws(SoundEngineError) -> Int
+    {
+        guard let version = T.versions.first(where: { $0.size == size }) else {
+            let sizes = T.versions.map { "\($0.size)" }.joined(separator: " or ")
+            throw invalid(
+                function,
+                "struct_size = \(size): this library's \(T.self) is \(sizes) bytes (sizeof(\(T.self)) of its sound_engine.h, or of an older one)")
+        }
+        return version.fieldBytes
+    }
+
+    /// The struct a required pointer points to, in whichever of its sizes
+    /// its `struct_size` says: the fields an older header's struct lacks
+    /// keep their values in `defaults`. Never reads past that size.
+    static func grown<T: GrowingStruct>(
+        _ pointer: UnsafePointer<T>?, _ name: StaticString, defaults: T, _ function: StaticString = #function
+    ) throws(SoundEngineError) -> T {
+        let pointer = try required(pointer, name, function)
+        let size = UnsafeRawPointer(pointer).load(as: UInt32.self)
+        let bytes = try fieldBytes(Int(size), of: T.self, function)
+        var value = defaults
+        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: bytes)) }
+        return value
+    }
+
+    /// Writes `value` to `out`, a struct of the caller's `size` (checked
+    /// first): only the fields that size holds, its `struct_size` set to it.
+    static func write<T: GrowingStruct>(
+        _ value: T, to out: UnsafeMutablePointer<T>, size: Int, _ function: StaticString = #function
+    ) throws(SoundEngineError) {
+        let bytes = try fieldBytes(size, of: T.self, function)
+        var value = value
+        withUnsafeMutableBytes(of: &value) { raw in
+            raw.storeBytes(of: UInt32(size), as: UInt32.self)  // struct_size, the first field of each
+            UnsafeMutableRawPointer(out).copyMemory(from: raw.baseAddress!, byteCount: bytes)
+        }
+    }
+
     /// A bitmask with no bits outside `known`.
     static func mask(_ value: UInt32, known: UInt32, _ name: StaticString, _ function: StaticString = #function)
         throws(SoundEngineError)
@@ -143,3 +185,26 @@ enum Argument {
     }
 }
 
+
+/// A C struct that has grown by fields appended at its end, each version
+/// starting with `uint32_t struct_size`. The library accepts every size it
+/// has had: a game built against an older header passes its older `sizeof`.
+protocol GrowingStruct {
+    /// Each size a game may pass (`sizeof` in a header of that version) with
+    /// the bytes of fields it holds (its size without tail padding), newest first.
+    static var versions: [(size: Int, fieldBytes: Int)] { get }
+}
+
+extension GrowingStruct {
+    /// This header's struct.
+    static var current: (size: Int, fieldBytes: Int) { (MemoryLayout<Self>.stride, MemoryLayout<Self>.size) }
+
+    /// An older header's struct: the fields before `firstNewField`, in a
+    /// struct of the same alignment (the fields added since need none larger).
+    static func before(_ firstNewField: PartialKeyPath<Self>) -> (size: Int, fieldBytes: Int) {
+        // Every key path given is a stored field of the C struct: it has an offset.
+        let bytes = MemoryLayout<Self>.offset(of: firstNewField)!
+        let alignment = MemoryLayout<Self>.alignment
+        return ((bytes + alignment - 1) / alignment * alignment, bytes)
+    }
+}

@@ -12,10 +12,27 @@ import SoundSession
 
 @c @implementation
 public func se_load_bank(_ path: UnsafePointer<CChar>?, _ bank_id: UnsafeMutablePointer<UInt32>?) -> SE_Result {
+    loadBank(path, 0, bank_id)
+}
+
+@c @implementation
+public func se_load_bank_with_options(
+    _ path: UnsafePointer<CChar>?, _ flags: SE_BankLoadFlags, _ bank_id: UnsafeMutablePointer<UInt32>?
+) -> SE_Result {
+    loadBank(path, flags, bank_id)
+}
+
+/// se_load_bank and se_load_bank_with_options, each naming itself in its errors.
+private func loadBank(
+    _ path: UnsafePointer<CChar>?, _ flags: SE_BankLoadFlags, _ bank_id: UnsafeMutablePointer<UInt32>?,
+    _ function: StaticString = #function
+) -> SE_Result {
     report { () throws(SoundEngineError) in
-        let path = try Argument.string(path, "path")
-        let out = try Argument.required(bank_id, "bank_id")
-        out.pointee = try SoundEngine.loadBank(path: path).rawValue
+        let path = try Argument.string(path, "path", function)
+        let outside = UInt32(SE_BankLoadAllowFilesOutsideBankFolder)
+        try Argument.mask(flags, known: outside, "flags", function)
+        let out = try Argument.required(bank_id, "bank_id", function)
+        out.pointee = try SoundEngine.loadBank(path: path, allowFilesOutsideBankFolder: flags & outside != 0).rawValue
     }
 }
 
@@ -190,10 +207,8 @@ public func se_post_event_by_id(
 
 @c @implementation
 public func se_stop_playing_id(_ playing_id: UInt32, _ fade_out_ms: Int32) -> SE_Result {
-    report { () throws(SoundEngineError) in
-        guard playing_id != 0 else { throw Argument.invalid(#function, "playing_id 0 is never a posting") }
-        let fade = try Argument.milliseconds(fade_out_ms, "fade_out_ms")
-        try SoundEngine.stop(PlayingID(posting: playing_id), fade: fade)
+    onPosting(playing_id, fade_out_ms, "fade_out_ms") { id, fade throws(SoundEngineError) in
+        try SoundEngine.stop(id, fade: fade)
     }
 }
 
@@ -218,20 +233,37 @@ public func se_is_playing(_ playing_id: UInt32) -> Bool {
     playing_id != 0 && (try? SoundEngine.isPlaying(PlayingID(posting: playing_id))) == true
 }
 
-/// A posting's ID from C: 0 names none.
+/// A posting's ID from C: 0 names none. Checks the argument only; the
+/// call checks ``issued(_:_:)`` once every other argument has passed.
 private func posting(_ playing_id: UInt32, _ function: StaticString = #function) throws(SoundEngineError) -> PlayingID {
     guard playing_id != 0 else { throw Argument.invalid(function, "playing_id 0 is never a posting") }
     return PlayingID(posting: playing_id)
 }
 
-/// Runs `body` with the posting `playing_id` names and the time `ms` checked.
+/// `id`, once the running engine has handed it out to a posting: a playing
+/// ID no posting of this engine ever had is a made-up handle
+/// (SE_InvalidParameter), while one that has ended is not (docs/c-api.md,
+/// "Handles": calls that act on it ignore it, readers say SE_IDNotFound).
+/// With no engine: SE_NotInitialized, as for every call.
+private func issued(_ id: PlayingID, _ function: StaticString) throws(SoundEngineError) -> PlayingID {
+    if let last = try SoundEngine.current.unissued(posting: id) {
+        throw Argument.invalid(
+            function,
+            "\(id) names no posting of this engine (it has posted \(last == 0 ? "none yet" : "1…\(last)"))")
+    }
+    return id
+}
+
+/// Runs `body` with the posting `playing_id` names and the time `ms`
+/// checked; a posting that has ended is the engine's to ignore.
 private func onPosting(
     _ playing_id: UInt32, _ ms: Int32, _ name: StaticString, _ function: StaticString = #function,
     _ body: (PlayingID, Duration) throws(SoundEngineError) -> Void
 ) -> SE_Result {
     report { () throws(SoundEngineError) in
         let id = try posting(playing_id, function)
-        try body(id, Argument.milliseconds(ms, name, function))
+        let time = try Argument.milliseconds(ms, name, function)
+        try body(issued(id, function), time)
     }
 }
 
@@ -259,7 +291,7 @@ public func se_seek_on_playing_id_fraction(_ playing_id: UInt32, _ fraction: Flo
         guard fraction.isFinite, fraction >= 0, fraction <= 1 else {
             throw Argument.invalid(#function, "fraction = \(fraction): must be 0…1")
         }
-        try SoundEngine.seek(id, toFraction: Double(fraction))
+        try SoundEngine.seek(issued(id, #function), toFraction: Double(fraction))
     }
 }
 
@@ -268,7 +300,7 @@ public func se_get_source_play_position(_ playing_id: UInt32, _ position_ms: Uns
     report { () throws(SoundEngineError) in
         let id = try posting(playing_id)
         let out = try Argument.required(position_ms, "position_ms")
-        guard let position = try SoundEngine.playPosition(id) else {
+        guard let position = try SoundEngine.playPosition(issued(id, #function)) else {
             throw .idNotFound("se_get_source_play_position: playing_id \(playing_id) has ended or has no voice yet")
         }
         out.pointee = Argument.milliseconds(position)
@@ -340,7 +372,7 @@ public func se_set_rtpc_value_by_playing_id(
         try Argument.finite(value, "value")
         let id = try posting(playing_id)
         let time = try Argument.milliseconds(interpolation_ms, "interpolation_ms")
-        try SoundEngine.setRTPCValue(.init(name), value, on: id, ramp: time)
+        try SoundEngine.setRTPCValue(.init(name), value, on: issued(id, #function), ramp: time)
     }
 }
 
@@ -348,7 +380,8 @@ public func se_set_rtpc_value_by_playing_id(
 public func se_reset_rtpc_value_by_playing_id(_ rtpc_name: UnsafePointer<CChar>?, _ playing_id: UInt32) -> SE_Result {
     report { () throws(SoundEngineError) in
         let name = try Argument.string(rtpc_name, "rtpc_name")
-        try SoundEngine.resetRTPCValue(.init(name), on: posting(playing_id))
+        let id = try posting(playing_id)
+        try SoundEngine.resetRTPCValue(.init(name), on: issued(id, #function))
     }
 }
 
@@ -360,7 +393,7 @@ public func se_get_rtpc_value_by_playing_id(
         let name = try Argument.string(rtpc_name, "rtpc_name")
         let id = try posting(playing_id)
         let out = try Argument.required(value, "value")
-        out.pointee = try SoundEngine.rtpcValue(.init(name), on: id)
+        out.pointee = try SoundEngine.rtpcValue(.init(name), on: issued(id, #function))
     }
 }
 

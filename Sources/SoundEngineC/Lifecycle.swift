@@ -51,3 +51,16 @@ public func se_application_did_enter_background() -> SE_Result {
 public func se_application_will_enter_foreground() -> SE_Result {
     report { () throws(SoundEngineError) in try SoundEngine.setApplicationState(.foreground) }
 }
+
+@c @implementation
+public func se_get_application_state(_ state: UnsafeMutablePointer<SE_ApplicationState>?) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let out = try Argument.required(state, "state")
+        let value =
+            switch try SoundEngine.applicationState {
+            case .foreground: SE_ApplicationStateForeground
+            case .background: SE_ApplicationStateBackground
+            }
+        out.pointee = SE_ApplicationState(value)
+    }
+}

@@ -1,5 +1,6 @@
 public import CSoundEngineABI
 import Dispatch
+import Glibc
 import SoundEngine
 import SoundBackend
 import SoundCore
@@ -10,8 +11,36 @@ import Synchronization
 // Sounds and voices: the façade's playback calls, reached from C. Sound and
 // voice handles are Handles' 64-bit encodings.
 
+extension SE_VoiceParameters: GrowingStruct {
+    /// 1.1 added `delay_ms` and `quality`.
+    static let versions = [current, before(\SE_VoiceParameters.delay_ms)]
+
+    /// The defaults: those of the Swift API's PlayParameters().
+    static var defaults: SE_VoiceParameters {
+        let d = SoundEngine.PlayParameters()
+        return SE_VoiceParameters(
+            struct_size: UInt32(MemoryLayout<SE_VoiceParameters>.stride), volume: d.volume, pan: d.pan, pitch: d.pitch,
+            loop: d.loop, fade_in_ms: 0, low_pass_hz: d.lowPassHz ?? 0, priority: Int32(d.priority),
+            virtual_behavior: SE_VirtualBehavior(SE_VirtualBehaviorKill), delay_ms: 0,
+            quality: SE_ResamplerQuality(SE_ResamplerQualityDefault))
+    }
+}
+
+/// The Swift quality an SE_ResamplerQuality names; `nil` for SE_ResamplerQualityDefault.
+func resamplerQuality(_ value: SE_ResamplerQuality, _ name: StaticString, _ function: StaticString)
+    throws(SoundEngineError) -> ResamplerQuality?
+{
+    switch Int(value) {
+    case SE_ResamplerQualityDefault: return nil
+    case SE_ResamplerQualityLinear: return .linear
+    case SE_ResamplerQualityCubic: return .cubic
+    case SE_ResamplerQualitySinc: return .sinc
+    default: throw Argument.notListed(value, name, "SE_ResamplerQuality", function)
+    }
+}
+
 extension SoundEngine.PlayParameters {
-    /// The parameters `p` asks for (its size checked by ``Argument/sized(_:_:_:)``);
+    /// The parameters `p` asks for (read by ``Argument/grown(_:_:defaults:_:)``);
     /// the engine checks their ranges.
     fileprivate init(_ p: SE_VoiceParameters, _ function: StaticString = #function) throws(SoundEngineError) {
         try Argument.finite(p.volume, "parameters->volume", function)
@@ -28,6 +57,8 @@ extension SoundEngine.PlayParameters {
         self.init(
             volume: p.volume, pan: p.pan, pitch: p.pitch, loop: p.loop,
             fadeIn: try Argument.milliseconds(p.fade_in_ms, "parameters->fade_in_ms", function),
+            delay: try Argument.milliseconds(p.delay_ms, "parameters->delay_ms", function),
+            quality: try resamplerQuality(p.quality, "parameters->quality", function),
             lowPassHz: p.low_pass_hz == 0 ? nil : p.low_pass_hz, priority: Int(p.priority),
             virtualBehavior: behaviors[Int(p.virtual_behavior)])
     }
@@ -39,12 +70,58 @@ public func se_default_voice_parameters(_ parameters: UnsafeMutablePointer<SE_Vo
 {
     report { () throws(SoundEngineError) in
         let out = try Argument.required(parameters, "parameters")
-        try Argument.structSize(struct_size, of: SE_VoiceParameters.self)
-        let d = SoundEngine.PlayParameters()
-        out.pointee = SE_VoiceParameters(
-            struct_size: UInt32(MemoryLayout<SE_VoiceParameters>.stride), volume: d.volume, pan: d.pan, pitch: d.pitch,
-            loop: d.loop, fade_in_ms: 0, low_pass_hz: d.lowPassHz ?? 0, priority: Int32(d.priority),
-            virtual_behavior: SE_VirtualBehavior(SE_VirtualBehaviorKill))
+        try Argument.write(SE_VoiceParameters.defaults, to: out, size: struct_size)
+    }
+}
+
+// MARK: Sounds
+
+extension SE_SoundOptions: GrowingStruct {
+    static let versions = [current]
+}
+
+/// How a sound is loaded: its loop region (`nil`: it cannot loop) and resampler.
+private struct SoundOptions {
+    var loop: LoopRegion? = .whole
+    var quality: ResamplerQuality = .linear
+
+    /// The options `pointer` asks for; NULL: the defaults.
+    init(_ pointer: UnsafePointer<SE_SoundOptions>?, streaming: Bool, _ function: StaticString) throws(SoundEngineError) {
+        guard pointer != nil else { return }
+        let o = try Argument.grown(pointer, "options", defaults: SE_SoundOptions.defaults, function)
+        quality = try resamplerQuality(o.quality, "options->quality", function) ?? .linear
+        let region = LoopRegion(start: Int(o.loop_start_frame), end: o.loop_end_frame == 0 ? nil : Int(o.loop_end_frame))
+        // A stream can always loop, whole: a region is for sounds in memory
+        // (the mixer bakes it into their samples).
+        guard !streaming || (o.loopable && region == .whole) else {
+            throw Argument.invalid(
+                function,
+                "options: a streamed sound always loops whole (loopable true, loop_start_frame and loop_end_frame 0)")
+        }
+        guard o.loopable else {
+            guard region == .whole else {
+                throw Argument.invalid(function, "options: loop_start_frame and loop_end_frame must be 0 when loopable is false")
+            }
+            loop = nil
+            return
+        }
+        loop = region
+    }
+}
+
+extension SE_SoundOptions {
+    static var defaults: SE_SoundOptions {
+        SE_SoundOptions(
+            struct_size: UInt32(MemoryLayout<SE_SoundOptions>.stride), loopable: true, loop_start_frame: 0,
+            loop_end_frame: 0, quality: SE_ResamplerQuality(SE_ResamplerQualityDefault))
+    }
+}
+
+@c @implementation
+public func se_default_sound_options(_ options: UnsafeMutablePointer<SE_SoundOptions>?, _ struct_size: Int) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let out = try Argument.required(options, "options")
+        try Argument.write(SE_SoundOptions.defaults, to: out, size: struct_size)
     }
 }
 
@@ -52,10 +129,65 @@ public func se_default_voice_parameters(_ parameters: UnsafeMutablePointer<SE_Vo
 public func se_load_sound(_ path: UnsafePointer<CChar>?, _ streaming: Bool, _ sound: UnsafeMutablePointer<UInt64>?)
     -> SE_Result
 {
+    loadSound(path, streaming, nil, sound)
+}
+
+@c @implementation
+public func se_load_sound_with_options(
+    _ path: UnsafePointer<CChar>?, _ streaming: Bool, _ options: UnsafePointer<SE_SoundOptions>?,
+    _ sound: UnsafeMutablePointer<UInt64>?
+) -> SE_Result {
+    loadSound(path, streaming, options, sound)
+}
+
+/// se_load_sound and se_load_sound_with_options, each naming itself in its errors.
+private func loadSound(
+    _ path: UnsafePointer<CChar>?, _ streaming: Bool, _ options: UnsafePointer<SE_SoundOptions>?,
+    _ sound: UnsafeMutablePointer<UInt64>?, _ function: StaticString = #function
+) -> SE_Result {
     report { () throws(SoundEngineError) in
-        let path = try Argument.string(path, "path")
+        let path = try Argument.string(path, "path", function)
+        let o = try SoundOptions(options, streaming: streaming, function)
+        let out = try Argument.required(sound, "sound", function)
+        out.pointee = Handles.sound(
+            try SoundEngine.loadSound(path: path, streaming: streaming, loop: o.loop, quality: o.quality))
+    }
+}
+
+@c @implementation
+public func se_load_sound_from_memory(
+    _ name: UnsafePointer<CChar>?, _ samples: UnsafePointer<Float>?, _ frame_count: Int, _ channel_count: UInt32,
+    _ sample_rate: UInt32, _ options: UnsafePointer<SE_SoundOptions>?, _ sound: UnsafeMutablePointer<UInt64>?
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let name = try Argument.string(name, "name")
+        let samples = try Argument.required(samples, "samples")
+        // The engine's own limits, checked before anything is read or allocated.
+        guard (1...1024).contains(channel_count) else {
+            throw Argument.invalid(#function, "channel_count = \(channel_count): must be 1…1024")
+        }
+        guard (1000...768_000).contains(sample_rate) else {
+            throw Argument.invalid(#function, "sample_rate = \(sample_rate): must be 1000…768000")
+        }
+        // size_t arrives as Int's bit pattern: a huge one is negative here.
+        let maxSamples = Int(Int32.max)
+        guard frame_count > 0, frame_count <= maxSamples / Int(channel_count) else {
+            throw Argument.invalid(
+                #function,
+                "frame_count = \(UInt(bitPattern: frame_count)): must be 1…\(maxSamples / Int(channel_count)) for \(channel_count) channels (at most \(maxSamples) samples)")
+        }
+        let o = try SoundOptions(options, streaming: false, #function)
         let out = try Argument.required(sound, "sound")
-        out.pointee = Handles.sound(try SoundEngine.loadSound(path: path, streaming: streaming))
+        let count = frame_count * Int(channel_count)
+        // The copy can need gigabytes: an allocation that fails is an error, not a trap.
+        guard let probe = malloc(count * MemoryLayout<Float>.stride) else {
+            throw .insufficientMemory("se_load_sound_from_memory: no memory to copy \(count) samples")
+        }
+        free(probe)
+        let audio = SoundEngine.DecodedAudio(
+            sampleRate: Int(sample_rate), channelCount: Int(channel_count),
+            samples: Array(UnsafeBufferPointer(start: samples, count: count)))
+        out.pointee = Handles.sound(try SoundEngine.loadSound(audio, name: name, loop: o.loop, quality: o.quality))
     }
 }
 
@@ -95,7 +227,8 @@ public func se_play_sound(
     report { () throws(SoundEngineError) in
         // Optional: NULL plays with the defaults.
         let values = try parameters == nil
-            ? SoundEngine.PlayParameters() : SoundEngine.PlayParameters(Argument.sized(parameters, "parameters"))
+            ? SoundEngine.PlayParameters()
+            : SoundEngine.PlayParameters(Argument.grown(parameters, "parameters", defaults: .defaults))
         let out = try Argument.required(voice, "voice")
         let id = try Handles.soundID(sound)
         guard let c = CCallback(callback, cookie) else {
@@ -171,6 +304,19 @@ public func se_seek_voice(_ voice: UInt64, _ position_ms: Int32) -> SE_Result {
 }
 
 @c @implementation
+public func se_seek_voice_fraction(_ voice: UInt64, _ fraction: Float) -> SE_Result {
+    // The argument first: a bad fraction is refused with or without an engine.
+    guard fraction.isFinite, fraction >= 0, fraction <= 1 else {
+        return report { () throws(SoundEngineError) in
+            throw Argument.invalid(#function, "fraction = \(fraction): must be 0…1")
+        }
+    }
+    return onVoice(voice, 0, "") { id, _ throws(SoundEngineError) in
+        try SoundEngine.seek(id, toFraction: Double(fraction))
+    }
+}
+
+@c @implementation
 public func se_get_voice_position(_ voice: UInt64, _ position_ms: UnsafeMutablePointer<Int32>?) -> SE_Result {
     report { () throws(SoundEngineError) in
         let out = try Argument.required(position_ms, "position_ms")
@@ -193,6 +339,13 @@ public func se_set_voice_volume(_ voice: UInt64, _ volume: Float, _ ramp_ms: Int
 public func se_set_voice_pan(_ voice: UInt64, _ pan: Float, _ ramp_ms: Int32) -> SE_Result {
     onVoice(voice, ramp_ms, "ramp_ms", finite: (pan, "pan")) { id, time throws(SoundEngineError) in
         try SoundEngine.setPan(id, pan, ramp: time)
+    }
+}
+
+@c @implementation
+public func se_set_voice_low_pass(_ voice: UInt64, _ cutoff_hz: Float, _ ramp_ms: Int32) -> SE_Result {
+    onVoice(voice, ramp_ms, "ramp_ms", finite: (cutoff_hz, "cutoff_hz")) { id, time throws(SoundEngineError) in
+        try SoundEngine.setLowPass(id, cutoffHz: cutoff_hz == 0 ? nil : cutoff_hz, ramp: time)
     }
 }
 

@@ -1,9 +1,11 @@
 /*
  * Starts and stops the engine CYCLES times, each time loading the demo bank,
  * registering a game object and posting an event with a callback, as a game
- * that re-initializes would. Scripts/test-c-abi runs it under valgrind with
- * 5 and with 50 cycles: a leak that grows per cycle shows as more bytes
- * definitely lost at 50 than at 5.
+ * that re-initializes would. Scripts/test-c-abi (step valgrind) runs it under
+ * valgrind with 5 and with 50 cycles: a leak that grows per cycle shows as
+ * more bytes or blocks definitely, indirectly or possibly lost at 50 than
+ * at 5 (the limits, and why they leave room for what is not per cycle, are
+ * in valgrind_cycles there).
  *
  *   cycles CYCLES BANK
  */

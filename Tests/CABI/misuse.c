@@ -3,10 +3,14 @@
  * NaN, infinities, times out of range, bad struct sizes, values no enum
  * has, strings that are not UTF-8, handles that name nothing live (an
  * unloaded bank and sound, an unregistered game object, an ended voice, a
- * voice of a terminated engine), from one thread and from four at once. Each
+ * voice of a terminated engine, a playing ID no posting had), from one
+ * thread and from four at once; and the struct sizes of the 1.0 header,
+ * which must still be accepted without a byte read or written past them. Each
  * call must return the documented code (SE_InvalidParameter; SE_NotInitialized
  * for valid arguments without an engine; SE_IDNotFound for unknown names)
- * with a message. The largest times and finite values each function takes
+ * with a message; a posting that has ended is ignored by the calls that act
+ * on it and SE_IDNotFound for those that read it (docs/c-api.md, "Handles").
+ * The largest times and finite values each function takes
  * must be accepted or refused, never crash. The engine must keep playing
  * through it all, every kind of callback still arriving (background music,
  * end of event, markers, voice end, meter, log).
@@ -18,9 +22,10 @@
  * is named in this file.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <sound_engine.h>
+#include "check.h"
 
 #include <float.h>
+#include <stddef.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -30,44 +35,12 @@
 #include <string.h>
 #include <time.h>
 
-static atomic_int checks, failures;
-
-static void expect(SE_Result want, SE_Result got, const char *call, int line) {
-    atomic_fetch_add(&checks, 1);
-    const char *message = se_last_error_message();
-    if (got != want) {
-        atomic_fetch_add(&failures, 1);
-        fprintf(stderr, "misuse.c:%d: %s\n    returned %s, expected %s (%s)\n", line, call, se_result_string(got),
-                se_result_string(want), message);
-    } else if ((want == SE_Success) != (message[0] == '\0')) {
-        atomic_fetch_add(&failures, 1);
-        fprintf(stderr, "misuse.c:%d: %s\n    returned %s with message \"%s\"\n", line, call, se_result_string(got),
-                message);
-    } else if (want == SE_InvalidParameter && se_last_error_session_code() != -50) {
-        atomic_fetch_add(&failures, 1);
-        fprintf(stderr, "misuse.c:%d: %s: session code %d, expected -50\n", line, call, se_last_error_session_code());
-    }
-}
-
-static void expect_true(int ok, const char *what, int line) {
-    atomic_fetch_add(&checks, 1);
-    if (!ok) {
-        atomic_fetch_add(&failures, 1);
-        fprintf(stderr, "misuse.c:%d: %s\n", line, what);
-    }
-}
-
-#define EXPECT(want, call) expect((want), (call), #call, __LINE__)
-#define INVALID(call) EXPECT(SE_InvalidParameter, call)
-#define UNINITIALIZED(call) EXPECT(SE_NotInitialized, call)
-#define OK(call) EXPECT(SE_Success, call)
-#define TRUE(condition) expect_true((condition), #condition, __LINE__)
 /* A refusal whose code is the engine's to choose (a file's problems): any failure, with words. */
 #define FAILS(call) \
     do { \
         SE_Result result_ = (call); \
         expect_true(result_ != SE_Success && se_last_error_message()[0] != '\0', #call " fails with a message", \
-                    __LINE__); \
+                    __FILE__, __LINE__); \
     } while (0)
 
 static const char bad_utf8[] = "\xff\xfe not UTF-8";
@@ -76,16 +49,6 @@ enum { N_BAD_TIMES = sizeof bad_times / sizeof bad_times[0] };
 static const double bad_doubles[] = {NAN, INFINITY, -INFINITY};
 enum { N_BAD_DOUBLES = sizeof bad_doubles / sizeof bad_doubles[0] };
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static void sleep_ms(long ms) {
-    struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&pause, NULL);
-}
 
 enum { EMITTER = 10, UNREGISTERED = 999 };
 #define EMITTER_ID ((uint64_t)EMITTER)
@@ -249,6 +212,26 @@ static void before_initialize(const char *bank, const char *sound) {
     UNINITIALIZED(se_set_switch_by_id(1, 2, EMITTER));
     UNINITIALIZED(se_get_switch("Surface", EMITTER, &id));
     UNINITIALIZED(se_load_sound(sound, false, &handle));
+    SE_SoundOptions options;
+    INVALID(se_default_sound_options(NULL, sizeof options));
+    INVALID(se_default_sound_options(&options, sizeof options + 4));
+    OK(se_default_sound_options(&options, sizeof options)); /* needs no engine */
+    TRUE(options.struct_size == sizeof options && options.loopable && options.quality == SE_ResamplerQualityDefault);
+    options.quality = 99;
+    INVALID(se_load_sound_with_options(sound, false, &options, &handle));
+    OK(se_default_sound_options(&options, sizeof options));
+    UNINITIALIZED(se_load_sound_with_options(sound, false, &options, &handle));
+    UNINITIALIZED(se_load_sound_with_options(sound, true, NULL, &handle));
+    static const float tone[4] = {0, 0.5f, 0, -0.5f};
+    INVALID(se_load_sound_from_memory("tone", NULL, 4, 1, 48000, NULL, &handle));
+    INVALID(se_load_sound_from_memory("tone", tone, 4, 0, 48000, NULL, &handle));
+    UNINITIALIZED(se_load_sound_from_memory("tone", tone, 4, 1, 48000, NULL, &handle));
+    INVALID(se_load_bank_with_options(bank, 0x2, &id));
+    UNINITIALIZED(se_load_bank_with_options(bank, SE_BankLoadAllowFilesOutsideBankFolder, &id));
+    INVALID(se_set_voice_low_pass(0, 1000, 0));
+    INVALID(se_set_voice_low_pass(1, NAN, 0));
+    INVALID(se_seek_voice_fraction(1, NAN));
+    INVALID(se_seek_voice_fraction(0, 0.5f));
     INVALID(se_unload_sound(0));
     INVALID(se_stop_voice(0, 0));
     UNINITIALIZED(se_stop_all(0));
@@ -271,6 +254,31 @@ static void before_initialize(const char *bank, const char *sound) {
     TRUE(route == NULL);
     UNINITIALIZED(se_pin_output(NULL));
     UNINITIALIZED(se_pin_output("speaker"));
+    route = (SE_Route *)&status;
+    INVALID(se_get_available_inputs(NULL));
+    UNINITIALIZED(se_get_available_inputs(&route));
+    TRUE(route == NULL);
+    route = (SE_Route *)&status;
+    INVALID(se_get_preferred_input(NULL));
+    UNINITIALIZED(se_get_preferred_input(&route));
+    TRUE(route == NULL);
+    size_t length;
+    char uid[8];
+    INVALID(se_get_pinned_output(uid, sizeof uid, NULL));
+    INVALID(se_get_pinned_output(NULL, sizeof uid, &length));
+    UNINITIALIZED(se_get_pinned_output(NULL, 0, &length));
+    UNINITIALIZED(se_get_pinned_output(uid, sizeof uid, &length));
+    double latency_ms;
+    INVALID(se_get_output_latency(NULL));
+    UNINITIALIZED(se_get_output_latency(&latency_ms));
+    SE_ApplicationState app_state;
+    INVALID(se_get_application_state(NULL));
+    UNINITIALIZED(se_get_application_state(&app_state));
+    float input[16];
+    size_t frames_read;
+    INVALID(se_read_input(input, 8, NULL));
+    INVALID(se_read_input(NULL, 8, &frames_read));
+    UNINITIALIZED(se_read_input(input, 8, &frames_read));
     UNINITIALIZED(se_mute_background_music(true));
     TRUE(!se_is_background_music_muted());
     UNINITIALIZED(se_get_bus_id("master", &id));
@@ -293,6 +301,13 @@ static void content(const char *bank, uint32_t bank_id) {
     INVALID(se_load_bank(bad_utf8, &id));
     FAILS(se_load_bank("/nonexistent/bank.json", &id));
     FAILS(se_load_bank(bank, &id)); /* already loaded: its names are taken */
+    INVALID(se_load_bank_with_options(NULL, 0, &id));
+    INVALID(se_load_bank_with_options(bad_utf8, 0, &id));
+    INVALID(se_load_bank_with_options(bank, 0x2, &id));
+    INVALID(se_load_bank_with_options(bank, UINT32_MAX, &id));
+    INVALID(se_load_bank_with_options(bank, SE_BankLoadAllowFilesOutsideBankFolder, NULL));
+    FAILS(se_load_bank_with_options("/nonexistent/bank.json", SE_BankLoadAllowFilesOutsideBankFolder, &id));
+    FAILS(se_load_bank_with_options(bank, SE_BankLoadAllowFilesOutsideBankFolder, &id)); /* already loaded */
     INVALID(se_unload_bank(0x12345678));
     INVALID(se_get_id_from_string(NULL, &id));
     INVALID(se_get_id_from_string("x", NULL));
@@ -352,7 +367,19 @@ static void content(const char *bank, uint32_t bank_id) {
     INVALID(se_suspend(true, 10001));
     OK(se_suspend(true, 50));
     OK(se_wakeup_from_suspend());
-    OK(se_stop_playing_id(424242, 0)); /* ended (or never was): ignored, as in Wwise */
+    /* An ID no posting of this engine ever had is a made-up handle, for every call that takes one. */
+    const uint32_t never = 424242;
+    INVALID(se_stop_playing_id(never, 0));
+    INVALID(se_pause_playing_id(never, 0));
+    INVALID(se_resume_playing_id(never, 0));
+    INVALID(se_seek_on_playing_id(never, 0));
+    INVALID(se_seek_on_playing_id_fraction(never, 0.5f));
+    int32_t never_position;
+    INVALID(se_get_source_play_position(never, &never_position));
+    INVALID(se_set_rtpc_value_by_playing_id("RPM", 1000, never, 0));
+    INVALID(se_reset_rtpc_value_by_playing_id("RPM", never));
+    INVALID(se_get_rtpc_value_by_playing_id("RPM", never, &value));
+    TRUE(!se_is_playing(never));
 
     /* Control of one posting. */
     uint32_t engine_loop;
@@ -391,10 +418,18 @@ static void content(const char *bank, uint32_t bank_id) {
     double until = now() + 5;
     while (se_is_playing(engine_loop) && now() < until) sleep_ms(5);
     TRUE(!se_is_playing(engine_loop));
-    /* Ended: the control calls are ignored, as stop is; what reads it says it is gone. */
+    /* Ended (as a posting can, on its own, at any moment): the calls that act on it do nothing and
+       succeed, as in Wwise; the calls that read it say it is gone (docs/c-api.md, "Handles"). Bad
+       arguments beside it are still refused. */
+    OK(se_stop_playing_id(engine_loop, 0));
     OK(se_pause_playing_id(engine_loop, 0));
+    OK(se_resume_playing_id(engine_loop, 0));
     OK(se_seek_on_playing_id(engine_loop, 0));
+    OK(se_seek_on_playing_id_fraction(engine_loop, 0.5f));
     OK(se_set_rtpc_value_by_playing_id("RPM", 1000, engine_loop, 0));
+    OK(se_reset_rtpc_value_by_playing_id("RPM", engine_loop));
+    INVALID(se_stop_playing_id(engine_loop, -1));
+    INVALID(se_set_rtpc_value_by_playing_id("RPM", NAN, engine_loop, 0));
     EXPECT(SE_IDNotFound, se_get_source_play_position(engine_loop, &position_ms));
     EXPECT(SE_IDNotFound, se_get_rtpc_value_by_playing_id("RPM", engine_loop, &value));
     INVALID(se_stop_all_on_game_object(UNREGISTERED, 0));
@@ -456,6 +491,155 @@ static void content(const char *bank, uint32_t bank_id) {
     (void)bank_id;
 }
 
+/* The canary old-size checks fill a struct and what follows it with. */
+enum { CANARY = 0xA5 };
+
+/* Whether bytes [from, to) of `memory` still hold CANARY: nothing was written past an old struct. */
+static int untouched(const void *memory, size_t from, size_t to) {
+    for (size_t i = from; i < to; i++)
+        if (((const unsigned char *)memory)[i] != CANARY) return 0;
+    return 1;
+}
+
+/* SE_VoiceParameters as the 1.0 header declared it, frozen here (the header's own grows): a program
+   built against it keeps working. */
+typedef struct VoiceParameters_1_0 {
+    uint32_t struct_size;
+    float volume;
+    float pan;
+    double pitch;
+    bool loop;
+    int32_t fade_in_ms;
+    float low_pass_hz;
+    int32_t priority;
+    SE_VirtualBehavior virtual_behavior;
+} VoiceParameters_1_0;
+
+static void old_voice_parameters(uint64_t sound) {
+    /* The library writes and reads the 1.0 struct's fields only: the bytes after it stay as they were. */
+    struct {
+        VoiceParameters_1_0 parameters;
+        unsigned char after[16];
+    } old;
+    memset(&old, CANARY, sizeof old);
+    OK(se_default_voice_parameters((SE_VoiceParameters *)&old.parameters, sizeof old.parameters));
+    TRUE(old.parameters.struct_size == sizeof old.parameters && old.parameters.volume == 1 &&
+         old.parameters.virtual_behavior == SE_VirtualBehaviorKill);
+    TRUE(untouched(&old, offsetof(VoiceParameters_1_0, virtual_behavior) + sizeof(SE_VirtualBehavior), sizeof old));
+    old.parameters.volume = 0.01f;
+    uint64_t voice;
+    OK(se_play_sound(sound, SE_MASTER_BUS, (const SE_VoiceParameters *)&old.parameters, NULL, NULL, &voice));
+    OK(se_stop_voice(voice, 0));
+    old.parameters.pitch = NAN;
+    INVALID(se_play_sound(sound, SE_MASTER_BUS, (const SE_VoiceParameters *)&old.parameters, NULL, NULL, &voice));
+}
+
+/* SE_AudioSessionStatus as the 1.0 header declared it (without the echo-cancellation fields), frozen here. */
+typedef struct AudioSessionStatus_1_0 {
+    uint32_t struct_size;
+    SE_AudioSessionProperties properties;
+    bool is_active, is_interrupted, is_other_audio_playing, secondary_audio_should_be_silenced_hint;
+    bool is_input_available, is_input_muted;
+    SE_AudioSessionPortOverride output_port_override;
+    SE_EngineState engine_state;
+    SE_PauseReason pause_reason;
+} AudioSessionStatus_1_0;
+
+static void old_session_status(void) {
+    struct {
+        AudioSessionStatus_1_0 status;
+        unsigned char after[16];
+    } old;
+    memset(&old, CANARY, sizeof old);
+    OK(se_get_audio_session_status((SE_AudioSessionStatus *)&old.status, sizeof old.status));
+    TRUE(old.status.struct_size == sizeof old.status && old.status.is_active &&
+         old.status.engine_state == SE_EngineStateRunning);
+    TRUE(untouched(&old, sizeof old.status, sizeof old));
+    INVALID(se_get_audio_session_status((SE_AudioSessionStatus *)&old.status, sizeof old.status - 4));
+}
+
+/* Loading with options, from a file and from memory: every bad field refused, the good ones loaded. */
+static void sound_options(const char *sound_path, uint64_t sound) {
+    SE_SoundOptions o, bad;
+    uint64_t loaded, voice;
+    OK(se_default_sound_options(&o, sizeof o));
+    INVALID(se_default_sound_options(&o, 3));
+#define BAD_OPTIONS(field, value, streaming) \
+    (bad = o, bad.field = (value), INVALID(se_load_sound_with_options(sound_path, (streaming), &bad, &loaded)))
+    BAD_OPTIONS(struct_size, 0, false);
+    BAD_OPTIONS(struct_size, UINT32_MAX, false);
+    BAD_OPTIONS(quality, 4, false);
+    BAD_OPTIONS(quality, UINT32_MAX, true);
+    BAD_OPTIONS(loop_end_frame, UINT32_MAX, false);   /* not inside the sound */
+    BAD_OPTIONS(loop_start_frame, UINT32_MAX, false); /* after its end */
+    BAD_OPTIONS(loop_end_frame, 32, false);           /* an inner region of 32 frames: under 64 */
+    BAD_OPTIONS(loop_end_frame, 4800, true);          /* a stream loops whole */
+    BAD_OPTIONS(loopable, false, true);
+    bad = o, bad.loopable = false, bad.loop_end_frame = 4800;
+    INVALID(se_load_sound_with_options(sound_path, false, &bad, &loaded));
+    INVALID(se_load_sound_with_options(NULL, false, &o, &loaded));
+    INVALID(se_load_sound_with_options(sound_path, false, &o, NULL));
+    EXPECT(SE_FileNotFound, se_load_sound_with_options("/nonexistent/sound.ogg", false, &o, &loaded));
+    /* A sound that cannot loop: a looping play of it is refused. */
+    o.loopable = false;
+    o.quality = SE_ResamplerQualitySinc;
+    OK(se_load_sound_with_options(sound_path, false, &o, &loaded));
+    SE_VoiceParameters vp;
+    OK(se_default_voice_parameters(&vp, sizeof vp));
+    vp.loop = true;
+    INVALID(se_play_sound(loaded, SE_MASTER_BUS, &vp, NULL, NULL, &voice));
+    vp.loop = false;
+    vp.volume = 0.01f;
+    vp.quality = SE_ResamplerQualityCubic;
+    vp.delay_ms = 20;
+    OK(se_play_sound(loaded, SE_MASTER_BUS, &vp, NULL, NULL, &voice));
+    OK(se_unload_sound(loaded));
+    OK(se_default_sound_options(&o, sizeof o));
+    o.loop_start_frame = 1000, o.loop_end_frame = 2000;
+    OK(se_load_sound_with_options(sound_path, false, &o, &loaded));
+    OK(se_unload_sound(loaded));
+    OK(se_load_sound_with_options(sound_path, true, NULL, &loaded));
+    OK(se_unload_sound(loaded));
+    (void)sound;
+
+    /* From memory. */
+    enum { FRAMES = 480 };
+    static float samples[FRAMES * 2];
+    for (int i = 0; i < FRAMES * 2; i++) samples[i] = (i / 2 % 48 < 24) ? 0.25f : -0.25f;
+    OK(se_default_sound_options(&o, sizeof o));
+    INVALID(se_load_sound_from_memory(NULL, samples, FRAMES, 2, 48000, NULL, &loaded));
+    INVALID(se_load_sound_from_memory(bad_utf8, samples, FRAMES, 2, 48000, NULL, &loaded));
+    INVALID(se_load_sound_from_memory("square", NULL, FRAMES, 2, 48000, NULL, &loaded));
+    INVALID(se_load_sound_from_memory("square", samples, FRAMES, 2, 48000, NULL, NULL));
+    INVALID(se_load_sound_from_memory("square", samples, 0, 2, 48000, NULL, &loaded));
+    INVALID(se_load_sound_from_memory("square", samples, SIZE_MAX, 2, 48000, NULL, &loaded));
+    INVALID(se_load_sound_from_memory("square", samples, (size_t)INT32_MAX, 2, 48000, NULL, &loaded));
+    INVALID(se_load_sound_from_memory("square", samples, FRAMES, 0, 48000, NULL, &loaded));
+    INVALID(se_load_sound_from_memory("square", samples, FRAMES, 1025, 48000, NULL, &loaded));
+    INVALID(se_load_sound_from_memory("square", samples, FRAMES, UINT32_MAX, 48000, NULL, &loaded));
+    INVALID(se_load_sound_from_memory("square", samples, FRAMES, 2, 999, NULL, &loaded));
+    INVALID(se_load_sound_from_memory("square", samples, FRAMES, 2, 768001, NULL, &loaded));
+    INVALID(se_load_sound_from_memory("square", samples, FRAMES, 2, UINT32_MAX, NULL, &loaded));
+    for (int i = 0; i < N_BAD_DOUBLES; i++) {
+        float saved = samples[77];
+        samples[77] = (float)bad_doubles[i];
+        INVALID(se_load_sound_from_memory("square", samples, FRAMES, 2, 48000, NULL, &loaded));
+        samples[77] = saved;
+    }
+    bad = o, bad.loop_end_frame = FRAMES + 1;
+    INVALID(se_load_sound_from_memory("square", samples, FRAMES, 2, 48000, &bad, &loaded));
+    bad = o, bad.struct_size = 1;
+    INVALID(se_load_sound_from_memory("square", samples, FRAMES, 2, 48000, &bad, &loaded));
+    o.loop_start_frame = 96, o.loop_end_frame = 480;
+    OK(se_load_sound_from_memory("square", samples, FRAMES, 2, 48000, &o, &loaded));
+    vp.loop = true;
+    vp.delay_ms = 0;
+    OK(se_play_sound(loaded, SE_MASTER_BUS, &vp, NULL, NULL, &voice));
+    OK(se_unload_sound(loaded)); /* its voice fades out and ends */
+    OK(se_load_sound_from_memory("mono", samples, FRAMES * 2, 1, 8000, NULL, &loaded));
+    OK(se_unload_sound(loaded));
+}
+
 /* Sounds, voices, buses, the session, statistics. */
 static void playback(const char *sound_path) {
     uint64_t sound, voice;
@@ -494,6 +678,12 @@ static void playback(const char *sound_path) {
     BAD_VOICE(virtual_behavior, 3);
     BAD_VOICE(virtual_behavior, UINT32_MAX);
     for (int i = 0; i < N_BAD_TIMES; i++) BAD_VOICE(fade_in_ms, bad_times[i]);
+    for (int i = 0; i < N_BAD_TIMES; i++) BAD_VOICE(delay_ms, bad_times[i]);
+    BAD_VOICE(quality, 4);
+    BAD_VOICE(quality, UINT32_MAX);
+    BAD_VOICE(struct_size, sizeof vp - 4);
+    BAD_VOICE(struct_size, sizeof vp + 8);
+    old_voice_parameters(sound);
     vp.loop = true;
     vp.volume = 0.25f;
     OK(se_play_sound(sound, SE_MASTER_BUS, &vp, on_voice_end, NULL, &voice));
@@ -518,12 +708,24 @@ static void playback(const char *sound_path) {
     INVALID(se_set_voice_pan(voice, -2, 0));
     INVALID(se_set_voice_pitch(voice, 0));
     INVALID(se_set_voice_pitch(voice, -1));
+    for (int i = 0; i < N_BAD_TIMES; i++) INVALID(se_set_voice_low_pass(voice, 1000, bad_times[i]));
+    for (int i = 0; i < N_BAD_DOUBLES; i++) INVALID(se_set_voice_low_pass(voice, (float)bad_doubles[i], 0));
+    INVALID(se_set_voice_low_pass(voice, 5, 0));
+    INVALID(se_set_voice_low_pass(voice, 30000, 0));
+    INVALID(se_set_voice_low_pass(voice, -1000, 0));
+    OK(se_set_voice_low_pass(voice, 2000, 10));
+    OK(se_set_voice_low_pass(voice, 0, 10)); /* open again */
     OK(se_pause_voice(voice, 10));
     OK(se_resume_voice(voice, 10));
     for (int i = 0; i < N_BAD_TIMES; i++) INVALID(se_seek_voice(voice, bad_times[i]));
     int32_t voice_position = -1;
     INVALID(se_get_voice_position(voice, NULL));
     OK(se_seek_voice(voice, 20));
+    static const float bad_voice_fractions[] = {NAN, INFINITY, -INFINITY, -0.01f, 1.01f, -FLT_MAX};
+    for (size_t i = 0; i < sizeof bad_voice_fractions / sizeof bad_voice_fractions[0]; i++)
+        INVALID(se_seek_voice_fraction(voice, bad_voice_fractions[i]));
+    INVALID(se_seek_voice_fraction(0, 0.5f));
+    OK(se_seek_voice_fraction(voice, 0.5f));
     OK(se_get_voice_position(voice, &voice_position));
     TRUE(voice_position >= 0);
     OK(se_stop_voice(voice, 0));
@@ -537,6 +739,9 @@ static void playback(const char *sound_path) {
     INVALID(se_get_voice_position(voice, &voice_position));
     INVALID(se_set_voice_volume(voice, 1, 0));
     INVALID(se_set_voice_pitch(voice, 1));
+    INVALID(se_set_voice_low_pass(voice, 1000, 0));
+    INVALID(se_seek_voice_fraction(voice, 0.5f));
+    sound_options(sound_path, sound);
     OK(se_unload_sound(sound));
     /* So is the unloaded sound's. */
     INVALID(se_unload_sound(sound));
@@ -590,6 +795,36 @@ static void playback(const char *sound_path) {
     INVALID(se_get_audio_session_status(&status, 3));
     OK(se_get_audio_session_status(&status, sizeof status));
     TRUE(status.properties.category == SE_AudioSessionCategoryAmbient && status.is_active);
+    TRUE(!status.is_echo_cancellation_requested);
+    old_session_status();
+    /* Inputs: ambient records nothing, so lists none and prefers none. */
+    INVALID(se_get_available_inputs(NULL));
+    SE_Route *inputs = NULL;
+    OK(se_get_available_inputs(&inputs));
+    TRUE(inputs != NULL && inputs->input_count == 0 && inputs->output_count == 0);
+    se_free_route(inputs);
+    INVALID(se_get_preferred_input(NULL));
+    OK(se_get_preferred_input(&inputs));
+    TRUE(inputs != NULL && inputs->input_count == 0);
+    se_free_route(inputs);
+    double latency_ms;
+    INVALID(se_get_output_latency(NULL));
+    OK(se_get_output_latency(&latency_ms));
+    TRUE(latency_ms == -1 || latency_ms >= 0); /* its value: features.c (under valgrind it can be anything) */
+    if (latency_ms > 1000) printf("misuse: output latency %.0f ms\n", latency_ms);
+    SE_ApplicationState app_state = 99;
+    INVALID(se_get_application_state(NULL));
+    OK(se_get_application_state(&app_state));
+    TRUE(app_state == SE_ApplicationStateForeground);
+    float input[64];
+    size_t frames_read = 99;
+    INVALID(se_read_input(NULL, 16, &frames_read));
+    INVALID(se_read_input(input, 16, NULL));
+    INVALID(se_read_input(input, SIZE_MAX, &frames_read));
+    OK(se_read_input(NULL, 0, &frames_read));
+    TRUE(frames_read == 0);
+    OK(se_read_input(input, 16, &frames_read)); /* ambient: nothing is captured */
+    TRUE(frames_read == 0);
     INVALID(se_get_current_route(NULL));
     SE_Route *route = NULL;
     OK(se_get_current_route(&route));
@@ -607,9 +842,28 @@ static void playback(const char *sound_path) {
     INVALID(se_pin_output(bad_utf8));
     INVALID(se_pin_output("no-such-output"));
     INVALID(se_pin_output("mic")); /* an input */
-    if (first_output != NULL) OK(se_pin_output(first_output));
+    size_t length = 99;
+    char uid[256];
+    INVALID(se_get_pinned_output(uid, sizeof uid, NULL));
+    INVALID(se_get_pinned_output(NULL, 1, &length));
+    OK(se_get_pinned_output(NULL, 0, &length));
+    TRUE(length == 0); /* nothing pinned yet */
+    OK(se_get_pinned_output(uid, 1, &length));
+    TRUE(length == 0 && uid[0] == '\0');
+    if (first_output != NULL) {
+        OK(se_pin_output(first_output));
+        OK(se_get_pinned_output(NULL, 0, &length));
+        TRUE(length == strlen(first_output));
+        memset(uid, 'x', sizeof uid);
+        INVALID(se_get_pinned_output(uid, length, &length)); /* no room for the terminator */
+        TRUE(length == strlen(first_output) && uid[0] == 'x');
+        OK(se_get_pinned_output(uid, sizeof uid, &length));
+        TRUE(strcmp(uid, first_output) == 0 && uid[length + 1] == 'x');
+    }
     se_free_route(route);
     OK(se_pin_output(NULL));
+    OK(se_get_pinned_output(uid, sizeof uid, &length));
+    TRUE(length == 0 && uid[0] == '\0');
     SE_Statistics statistics;
     INVALID(se_get_statistics(NULL, sizeof statistics));
     INVALID(se_get_statistics(&statistics, sizeof statistics - 1));
@@ -631,6 +885,22 @@ static void *hammer(void *arg) {
         INVALID(se_post_event("Play_UI_Click", object + 1000, 0, NULL, NULL, &playing));
         if (i % 50 == 0) OK(se_post_event("Play_UI_Click", object, SE_CallbackEndOfEvent, on_event, NULL, &playing));
         EXPECT(SE_IDNotFound, se_set_state("PlayerHealth", "nope"));
+        if (i % 10 == 0) { /* the 1.1 readers and checks, from every thread at once */
+            SE_Route *inputs = NULL;
+            OK(se_get_available_inputs(&inputs));
+            se_free_route(inputs);
+            size_t length;
+            OK(se_get_pinned_output(NULL, 0, &length));
+            SE_ApplicationState state;
+            OK(se_get_application_state(&state));
+            double latency_ms;
+            OK(se_get_output_latency(&latency_ms));
+            INVALID(se_set_voice_low_pass(0, 1000, 0));
+            INVALID(se_seek_voice_fraction(0, NAN));
+            INVALID(se_stop_playing_id(UINT32_MAX, 0)); /* no posting had it */
+            SE_VoiceParameters vp;
+            INVALID(se_default_voice_parameters(&vp, 40));
+        }
     }
     OK(se_unregister_game_object(object));
     return NULL;
@@ -641,7 +911,7 @@ static void *hammer(void *arg) {
     do { \
         SE_Result result_ = (call); \
         expect_true(result_ == SE_Success || result_ == SE_InvalidParameter, #call " is accepted or refused", \
-                    __LINE__); \
+                    __FILE__, __LINE__); \
     } while (0)
 
 /* The largest times and finite values every function takes: the engine converts them (to frames,
@@ -699,13 +969,6 @@ static void edges(const char *sound_path) {
     OK(se_unregister_game_object(FAR));
 }
 
-/* Polls `condition` every 5 ms for up to `seconds`. */
-#define WAIT_UNTIL(condition, seconds) \
-    do { \
-        double deadline_ = now() + (seconds); \
-        while (!(condition) && now() < deadline_) sleep_ms(5); \
-        TRUE(condition); \
-    } while (0)
 
 /* After all that, every kind of callback still arrives, with what it should say. */
 static void callbacks(const char *sound_path) {
@@ -808,6 +1071,5 @@ int main(int argc, char **argv) {
     INVALID(se_unregister_game_object(EMITTER));
     se_terminate();
 
-    printf("misuse: %d checks, %d failed\n", atomic_load(&checks), atomic_load(&failures));
-    return atomic_load(&failures) == 0 ? 0 : 1;
+    return check_summary("misuse");
 }

@@ -18,11 +18,21 @@ import Testing
 /// that is this suite's failure too.
 ///
 /// Replay a failure with its seed: `HOSTILE_SEED=<seed> swift test --filter HostileInputTests`.
-/// `HOSTILE_CALLS` sets how many calls each phase makes (default: a few
-/// seconds' worth, for CI).
+/// Each test prints its seed on stderr before its first hostile call, so a
+/// run that traps (and ends the process before any `#expect` can report)
+/// can be replayed too. `HOSTILE_CALLS` sets how many calls each phase makes
+/// (default: a few seconds' worth, for CI).
 @Suite struct HostileInputTests {
-    static var seed: UInt64 {
-        ProcessInfo.processInfo.environment["HOSTILE_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+    /// The seed of one test: `HOSTILE_SEED`, or a random one. Printed on
+    /// stderr at once (unbuffered), with the command that replays it.
+    static func seed(for test: String = #function) -> UInt64 {
+        let seed =
+            ProcessInfo.processInfo.environment["HOSTILE_SEED"].flatMap { UInt64($0) }
+            ?? UInt64.random(in: 0...UInt64.max)
+        let name = test.prefix { $0 != "(" }
+        FileHandle.standardError.write(
+            Data("HostileInputTests \(name): seed \(seed) (replay: HOSTILE_SEED=\(seed) swift test --filter \(name))\n".utf8))
+        return seed
     }
 
     static var calls: Int { ProcessInfo.processInfo.environment["HOSTILE_CALLS"].flatMap { Int($0) } ?? 1500 }
@@ -41,7 +51,7 @@ import Testing
     }
 
     @Test func everyEntryPointRefusesOrClampsHostileInputChangingNothingAndTheEnginePlaysOn() throws {
-        let seed = Self.seed
+        let seed = Self.seed()
         let rig = try Self.offlineRig(seed: seed)
         defer { rig.close() }
         var h = HostileValues(seed: seed)
@@ -58,7 +68,7 @@ import Testing
     }
 
     @Test func hostileCallsFromManyThreadsLeaveTheEnginePlaying() throws {
-        let seed = Self.seed
+        let seed = Self.seed()
         let rig = try Self.offlineRig(seed: seed)
         defer { rig.close() }
         let done = ControlLock(false)
@@ -191,7 +201,7 @@ extension HostileRig {
 extension SoundEngineFacadeTests {
     @Test func beforeInitializeEveryHostileCallIsNotInitialized() throws {
         SoundEngine.terminate()
-        let seed = HostileInputTests.seed
+        let seed = HostileInputTests.seed()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID())").path
         let rig = try HostileRig(engine: nil, door: Facade(), backend: nil, seed: seed, folder: folder)
         defer { rig.close() }
@@ -225,7 +235,7 @@ extension SoundEngineFacadeTests {
         defer { server.stop() }
         try SoundEngine.initialize(SoundEngine.defaultInitSettings(), platform(server))
         defer { SoundEngine.terminate() }
-        let seed = HostileInputTests.seed
+        let seed = HostileInputTests.seed()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID())").path
         let rig = try HostileRig(engine: try SoundEngine.current, door: Facade(), backend: nil, seed: seed, folder: folder)
         defer { rig.close() }

@@ -39,25 +39,41 @@
  * anything else, so these return SE_InvalidParameter even before
  * se_initialize: NULL where a pointer is required (optional pointers say
  * so), a float that is NaN or infinite, a time outside 0...SE_MAX_DURATION_MS,
- * a string that is not UTF-8, a struct whose struct_size is not the size this
+ * a string that is not UTF-8, a struct whose struct_size is not a size this
  * library knows, a value outside its documented range, an enum value that is
- * not listed. Handles (bank, game object, playing, sound, voice and bus IDs)
- * that do not name something live - never made, unloaded, unregistered,
- * ended, or from an engine that was terminated since - are also
- * SE_InvalidParameter. A name (event, RTPC, state, switch, bus) that no
- * loaded bank defines is SE_IDNotFound. With valid arguments, every call
- * that needs the engine returns SE_NotInitialized before se_initialize and
- * after se_terminate.
+ * not listed. Handles (bank, game object, sound, voice and bus IDs) that do
+ * not name something live - never made, unloaded, unregistered, ended, or
+ * from an engine that was terminated since - are also SE_InvalidParameter.
+ * A name (event, RTPC, state, switch, bus) that no loaded bank defines is
+ * SE_IDNotFound. With valid arguments, every call that needs the engine
+ * returns SE_NotInitialized before se_initialize and after se_terminate.
+ *
+ * Playing IDs (se_post_event's) follow Wwise: a posting ends on its own at
+ * any moment, so one that has ended is no error where the game could not
+ * have known. The calls that act on a posting (se_stop_playing_id,
+ * se_pause_playing_id, se_resume_playing_id, se_seek_on_playing_id[_fraction],
+ * se_set_rtpc_value_by_playing_id, se_reset_rtpc_value_by_playing_id) do
+ * nothing and return SE_Success; the calls that read one
+ * (se_get_source_play_position, se_get_rtpc_value_by_playing_id) return
+ * SE_IDNotFound, as there is nothing to read; se_is_playing says false. 0 and
+ * an ID that no posting of the running engine ever had are SE_InvalidParameter
+ * everywhere. IDs restart at 1 in each engine, so an ID kept across
+ * se_terminate may name a posting of the next one.
  *
  * Memory. The library never keeps a pointer the game passed in: strings and
  * structs are copied before the call returns. Pointers the library passes
  * to callbacks (strings, routes, meters, samples) are valid only during the
  * callback. What a function allocates for the game says how to free it
- * (se_get_current_route: se_free_route).
+ * (the port lists of se_get_current_route, se_get_output_devices,
+ * se_get_available_inputs and se_get_preferred_input: se_free_route).
  *
- * Versions. Structs the game fills start with `uint32_t struct_size`, which
- * se_default_* sets to the size this header declares; a struct of a size the
- * library does not know is refused with SE_InvalidParameter, never read
+ * Versions. Structs the game fills, and those the library fills for it,
+ * start with `uint32_t struct_size`, which se_default_* sets to the size
+ * this header declares. A struct grows only by fields added at its end, and
+ * the library accepts the size of every version it has had: a program built
+ * against an older header passes its older sizeof, and the fields its
+ * struct lacks take their defaults (or are not written). A size the library
+ * does not know is refused with SE_InvalidParameter, never read or written
  * past. Fixed-layout structs (SE_AudioSessionProperties, SE_Vector3,
  * SE_Transform, SE_BusMeter) never change; reserved fields must be 0.
  */
@@ -74,9 +90,13 @@
 extern "C" {
 #endif
 
-/** The version of this header: 1.0.0. */
+/**
+ * The version of this header: 1.1.0. A library of a version accepts every
+ * program built against a header of the same major version and no newer
+ * minor one. 1.1 added the functions and fields marked "(1.1)".
+ */
 #define SE_VERSION_MAJOR 1
-#define SE_VERSION_MINOR 0
+#define SE_VERSION_MINOR 1
 #define SE_VERSION_PATCH 0
 
 /** The longest fade, ramp or interpolation a time argument may ask for: one hour, in ms. */
@@ -100,7 +120,7 @@ enum {
     SE_InvalidFile = 7,
     /** A fixed limit was reached: voices, buses, sounds (AK_MaxReached). */
     SE_MaxReached = 9,
-    /** A name no loaded bank defines (AK_IDNotFound). */
+    /** A name or ID no loaded bank defines; for a reader of a posting, one that has ended (AK_IDNotFound). */
     SE_IDNotFound = 15,
     /** An argument was NULL, NaN, out of range, or a stale handle (AK_InvalidParameter). */
     SE_InvalidParameter = 31,
@@ -396,6 +416,16 @@ typedef struct SE_AudioSessionStatus {
     /** Whether the engine renders, and if not why. */
     SE_EngineState engine_state;
     SE_PauseReason pause_reason;
+    /** (1.1) Whether the mode asks for echo cancellation (voiceChat, videoChat, gameChat). */
+    bool is_echo_cancellation_requested;
+    /**
+     * (1.1) Whether the server honours that wish: PulseAudio with
+     * module-filter-heuristics and module-filter-apply puts module-echo-cancel
+     * between the engine's streams and the devices. pipewire-pulse ignores
+     * the wish: false there, and a voice-chat game should fall back
+     * (headphones, push-to-talk) rather than assume it.
+     */
+    bool is_echo_cancellation_available;
 } SE_AudioSessionStatus;
 
 /* ------------------------------------------------------------------------- */
@@ -701,6 +731,17 @@ SE_Result se_application_did_enter_background(void);
 /** Tells the engine the game is back in the foreground: it takes the audio back. */
 SE_Result se_application_will_enter_foreground(void);
 
+/** Whether the game is in the foreground or the background. */
+typedef uint32_t SE_ApplicationState;
+enum { SE_ApplicationStateForeground = 0, SE_ApplicationStateBackground = 1 };
+
+/**
+ * (1.1) Where the engine takes the game to be, as se_application_did_enter_background
+ * and se_application_will_enter_foreground last told it
+ * (SE_ApplicationStateForeground until then).
+ */
+SE_Result se_get_application_state(SE_ApplicationState *state);
+
 /* ------------------------------------------------------------------------- */
 /* Audio session                                                             */
 /* ------------------------------------------------------------------------- */
@@ -731,11 +772,35 @@ SE_Result se_override_output_audio_port(SE_AudioSessionPortOverride port_overrid
 
 /**
  * Prefers the input whose SE_Port.uid is `uid` (AVAudioSession
- * setPreferredInput:); NULL (optional) returns to the default rule.
+ * setPreferredInput:), one of se_get_available_inputs; NULL (optional)
+ * returns to the default rule. In a category without input: SE_Fail, session
+ * code '!cat'; a uid no present input has: SE_InvalidParameter naming it.
  */
 SE_Result se_set_preferred_input(const char *uid);
 
-/** Reads the live session into `status`; `struct_size` must be sizeof(SE_AudioSessionStatus). */
+/**
+ * (1.1) The inputs the category and options allow (AVAudioSession
+ * availableInputs), newest first, as the `inputs` of one allocation the
+ * game owns (`output_count` is 0); free it with se_free_route. Each
+ * SE_Port's `uid` is what se_set_preferred_input takes. A category
+ * without input (ambient, soloAmbient, playback) lists none. On failure
+ * `*inputs` is NULL.
+ */
+SE_Result se_get_available_inputs(SE_Route **inputs);
+
+/**
+ * (1.1) The preferred input (AVAudioSession preferredInput) as one
+ * allocation the game owns, with `input_count` 1, or 0 when none is
+ * preferred (the default rule) or the preferred one is not present; free it
+ * with se_free_route. On failure `*input` is NULL.
+ */
+SE_Result se_get_preferred_input(SE_Route **input);
+
+/**
+ * Reads the live session into `status`; `struct_size` is
+ * sizeof(SE_AudioSessionStatus), of this header or of 1.0's (then the
+ * fields marked (1.1) are not written).
+ */
 SE_Result se_get_audio_session_status(SE_AudioSessionStatus *status, size_t struct_size);
 
 /**
@@ -768,6 +833,37 @@ SE_Result se_get_output_devices(SE_Route **devices);
  */
 SE_Result se_pin_output(const char *uid);
 
+/**
+ * (1.1) What the output is pinned to, for a settings menu to show the
+ * player's choice: `*length` (required) gets the pinned device's uid length
+ * in bytes, 0 when nothing is pinned (the routing rules choose), and `uid`
+ * gets the uid and a terminating NUL ("" when nothing is pinned). The pin
+ * holds while its device is absent, so the uid may name no present output.
+ * `uid` may be NULL with `capacity` 0 to learn the length first. A
+ * `capacity` of at most the length is SE_InvalidParameter: nothing is
+ * written to `uid`, and `*length` says how much is needed.
+ */
+SE_Result se_get_pinned_output(char *uid, size_t capacity, size_t *length);
+
+/**
+ * (1.1) How long a frame rendered now takes to reach the speaker, in ms,
+ * as the server reports it (the engine's buffer plus the device's); -1
+ * while unknown (before the stream has played, or while it is corked).
+ */
+SE_Result se_get_output_latency(double *latency_ms);
+
+/**
+ * (1.1) Reads captured input (record and playAndRecord categories), the
+ * pull alternative to SE_PlatformInitSettings.input_callback: up to
+ * `frame_capacity` frames of input_channel_count interleaved floats at the
+ * engine's sample rate, from the routed input, into `samples` (room for
+ * frame_capacity * input_channel_count floats). `*frames_read` gets how
+ * many frames were written: 0 when none are waiting, in a category without
+ * input, or when input_callback takes the input instead. Never blocks.
+ * `samples` may be NULL only with `frame_capacity` 0.
+ */
+SE_Result se_read_input(float *samples, size_t frame_capacity, size_t *frames_read);
+
 /** Mutes or unmutes the background-music buses (Wwise MuteBackgroundMusic). */
 SE_Result se_mute_background_music(bool mute);
 
@@ -787,6 +883,26 @@ bool se_is_background_music_muted(void);
  * (SE_InvalidFile or SE_InvalidParameter, naming both).
  */
 SE_Result se_load_bank(const char *path, uint32_t *bank_id);
+
+/** Options of se_load_bank_with_options, a bitmask. */
+typedef uint32_t SE_BankLoadFlags;
+enum {
+    /**
+     * Let the bank's sound files live outside its folder (absolute paths, or
+     * paths that climb out with ".."). Off by default: banks can come from
+     * mods, and a bank should not read arbitrary files. Streamed files are
+     * opened beneath the bank's folder without following symbolic links
+     * either way.
+     */
+    SE_BankLoadAllowFilesOutsideBankFolder = 0x1
+};
+
+/**
+ * (1.1) se_load_bank with options: `flags` 0 is se_load_bank; unknown bits
+ * are SE_InvalidParameter. A sound file outside the bank's folder without
+ * SE_BankLoadAllowFilesOutsideBankFolder: SE_InvalidFile naming it.
+ */
+SE_Result se_load_bank_with_options(const char *path, SE_BankLoadFlags flags, uint32_t *bank_id);
 
 /**
  * Unloads a bank (Wwise UnloadBank): its voices fade out and end, their
@@ -863,7 +979,8 @@ SE_Result se_post_event_by_id(uint32_t event_id, uint64_t game_object, SE_Callba
 /**
  * Stops one posting (Wwise StopPlayingID) with a fade of `fade_out_ms`
  * (0...SE_MAX_DURATION_MS; at least the short de-click). A posting that has
- * already ended is ignored (it may have ended on the way); 0 is SE_InvalidParameter.
+ * already ended is ignored: SE_Success (it may have ended on the way); 0
+ * and an ID no posting of this engine had are SE_InvalidParameter.
  */
 SE_Result se_stop_playing_id(uint32_t playing_id, int32_t fade_out_ms);
 
@@ -873,40 +990,43 @@ SE_Result se_stop_all(int32_t fade_out_ms);
 /** Stops every posting on one registered game object (Wwise StopAll(gameObject)). */
 SE_Result se_stop_all_on_game_object(uint64_t game_object, int32_t fade_out_ms);
 
-/** Whether a posting has not ended yet; false when not initialized. */
+/** Whether a posting has not ended yet; false for 0, an unknown or ended ID, and when not initialized. */
 bool se_is_playing(uint32_t playing_id);
 
 /**
  * Pauses every voice of a posting where it is (Wwise ExecuteActionOnPlayingID
  * with Pause), fading out over `fade_ms` (0...SE_MAX_DURATION_MS; at least
  * the short de-click); its delayed actions keep their time. An ended posting
- * is ignored; 0 is SE_InvalidParameter.
+ * is ignored (SE_Success); 0 and an ID no posting of this engine had are
+ * SE_InvalidParameter.
  */
 SE_Result se_pause_playing_id(uint32_t playing_id, int32_t fade_ms);
 
-/** Resumes what se_pause_playing_id paused, fading in over `fade_ms`. */
+/** Resumes what se_pause_playing_id paused, fading in over `fade_ms`; playing IDs as for se_pause_playing_id. */
 SE_Result se_resume_playing_id(uint32_t playing_id, int32_t fade_ms);
 
 /**
  * Moves every started voice of a posting to `position_ms`
  * (0...SE_MAX_DURATION_MS) from the start of its sound (Wwise SeekOnEvent),
  * click-free: a loop wraps into its loop region, a one-shot sought past its
- * end stops. An ended posting is ignored; SE_MaxReached when a streamed
- * sound needs a stream buffer and all play.
+ * end stops. An ended posting is ignored (SE_Success); 0 and an ID no
+ * posting of this engine had are SE_InvalidParameter; SE_MaxReached when a
+ * streamed sound needs a stream buffer and all play.
  */
 SE_Result se_seek_on_playing_id(uint32_t playing_id, int32_t position_ms);
 
 /**
  * se_seek_on_playing_id to `fraction` (0...1, as Wwise's in_fPercent) of
  * each voice's sound; SE_InvalidParameter for NaN, a value outside 0...1 or a
- * stream whose length is unknown.
+ * stream whose length is unknown. Playing IDs as for se_seek_on_playing_id.
  */
 SE_Result se_seek_on_playing_id_fraction(uint32_t playing_id, float fraction);
 
 /**
  * Where the posting's first voice still playing is in its sound, in ms, as of
  * the last render quantum (Wwise GetSourcePlayPosition). SE_IDNotFound when
- * it has ended or has no voice yet.
+ * it has ended or has no voice yet (only delayed actions); SE_InvalidParameter
+ * for 0 and an ID no posting of this engine had.
  */
 SE_Result se_get_source_play_position(uint32_t playing_id, int32_t *position_ms);
 
@@ -933,15 +1053,23 @@ SE_Result se_get_rtpc_value(const char *rtpc_name, uint64_t game_object, double 
 /**
  * Sets a game parameter for one posting's voices only (Wwise
  * SetRTPCValueByPlayingID), over its game object's and the global value.
- * An ended posting is ignored; 0 is SE_InvalidParameter.
+ * An ended posting is ignored (SE_Success); 0 and an ID no posting of this
+ * engine had are SE_InvalidParameter.
  */
 SE_Result se_set_rtpc_value_by_playing_id(const char *rtpc_name, double value, uint32_t playing_id,
                                           int32_t interpolation_ms);
 
-/** Forgets a posting's own value: its voices follow the game object's or global value again. */
+/**
+ * Forgets a posting's own value: its voices follow the game object's or
+ * global value again. Playing IDs as for se_set_rtpc_value_by_playing_id.
+ */
 SE_Result se_reset_rtpc_value_by_playing_id(const char *rtpc_name, uint32_t playing_id);
 
-/** The value a posting's voices hear now; SE_IDNotFound when it has ended. */
+/**
+ * The value a posting's voices hear now. SE_IDNotFound when it has ended
+ * (or for an unknown RTPC); SE_InvalidParameter for 0 and an ID no posting
+ * of this engine had.
+ */
 SE_Result se_get_rtpc_value_by_playing_id(const char *rtpc_name, uint32_t playing_id, double *value);
 
 /** Sets a state group's state for the whole game (Wwise SetState). */
@@ -966,7 +1094,24 @@ SE_Result se_get_switch(const char *switch_group, uint64_t game_object, uint32_t
 /* Sounds and voices (playing files directly, without banks)                 */
 /* ------------------------------------------------------------------------- */
 
-/** How a voice starts; fill with se_default_voice_parameters. */
+/** How a voice interpolates between its sound's samples when the rates differ (pitch, sample rate). */
+typedef uint32_t SE_ResamplerQuality;
+enum {
+    /** Loading a sound: linear. Playing one (SE_VoiceParameters.quality): the sound's own. */
+    SE_ResamplerQualityDefault = 0,
+    /** Two-point linear interpolation: the cheapest. */
+    SE_ResamplerQualityLinear = 1,
+    /** Four-point cubic (Catmull-Rom): less high-frequency loss, about twice the cost. */
+    SE_ResamplerQualityCubic = 2,
+    /** 16-tap windowed sinc: the best, about eight times the cost of linear. */
+    SE_ResamplerQualitySinc = 3
+};
+
+/**
+ * How a voice starts; fill with se_default_voice_parameters. Programs built
+ * against the 1.0 header pass its smaller struct (without the fields marked
+ * (1.1)); those fields then take their defaults.
+ */
 typedef struct SE_VoiceParameters {
     /** sizeof(SE_VoiceParameters), set by se_default_voice_parameters. */
     uint32_t struct_size;
@@ -986,20 +1131,74 @@ typedef struct SE_VoiceParameters {
     int32_t priority;
     /** What the voice does while the voice limit leaves it out. Default SE_VirtualBehaviorKill. */
     SE_VirtualBehavior virtual_behavior;
+    /** (1.1) How long after the call the first frame plays, 0...SE_MAX_DURATION_MS, to the frame. Default 0. */
+    int32_t delay_ms;
+    /** (1.1) This voice's resampler, over its sound's. Default SE_ResamplerQualityDefault: the sound's. */
+    SE_ResamplerQuality quality;
 } SE_VoiceParameters;
 
 /** The master bus's ID. */
 #define SE_MASTER_BUS 0u
 
-/** Fills `parameters` with the defaults; `struct_size` must be sizeof(SE_VoiceParameters). */
+/**
+ * Fills `parameters` with the defaults; `struct_size` is
+ * sizeof(SE_VoiceParameters), of this header or of 1.0's.
+ */
 SE_Result se_default_voice_parameters(SE_VoiceParameters *parameters, size_t struct_size);
 
 /**
  * Loads a sound file (WAV, FLAC, Ogg Vorbis, Opus, MP3: what libsndfile
  * decodes): decoded into memory now, or with `streaming` decoded ahead of
- * playback (music). `*sound` gets its handle (never 0).
+ * playback (music). `*sound` gets its handle (never 0). It loops whole and
+ * resamples linearly: se_load_sound_with_options chooses.
  */
 SE_Result se_load_sound(const char *path, bool streaming, uint64_t *sound);
+
+/** (1.1) How a sound is loaded; fill with se_default_sound_options. */
+typedef struct SE_SoundOptions {
+    /** sizeof(SE_SoundOptions), set by se_default_sound_options. */
+    uint32_t struct_size;
+    /** Whether plays may loop it (SE_VoiceParameters.loop; false: such a play is refused). Default true. */
+    bool loopable;
+    /**
+     * The region a looping play repeats, in frames of the sound: from
+     * loop_start_frame up to, not including, loop_end_frame (0: the end of
+     * the sound). Default 0 and 0: the whole sound. A region inside the
+     * sound must be at least 64 frames long; both must be 0 when loopable is
+     * false. A streamed sound always loops whole, so takes only the defaults.
+     */
+    uint32_t loop_start_frame;
+    uint32_t loop_end_frame;
+    /** The resampler of the sound's plays unless a play chooses its own. Default SE_ResamplerQualityDefault (linear). */
+    SE_ResamplerQuality quality;
+} SE_SoundOptions;
+
+/** (1.1) Fills `options` with the defaults; `struct_size` must be sizeof(SE_SoundOptions). */
+SE_Result se_default_sound_options(SE_SoundOptions *options, size_t struct_size);
+
+/**
+ * (1.1) se_load_sound with a loop region and resampler quality; `options`
+ * is optional (NULL: the defaults, as se_load_sound). A loop region not
+ * inside the sound (found once it is decoded) is SE_InvalidParameter naming
+ * it.
+ */
+SE_Result se_load_sound_with_options(const char *path, bool streaming, const SE_SoundOptions *options,
+                                     uint64_t *sound);
+
+/**
+ * (1.1) Loads audio the game decoded or synthesised itself: `frame_count`
+ * frames of `channel_count` (1...1024) interleaved float samples at
+ * `sample_rate` (1000...768000 Hz), at most 2^31 - 1 samples in all, copied
+ * before the call returns. `name` is what logs and errors call it.
+ * `options` as for se_load_sound_with_options (NULL: the defaults).
+ * SE_InvalidParameter naming the argument for NULL, no frames, a count,
+ * rate or channel count out of range, a sample that is NaN or infinite, or
+ * a loop region not inside the sound; SE_InsufficientMemory when the copy
+ * cannot be allocated; SE_MaxReached when max_sounds are loaded.
+ */
+SE_Result se_load_sound_from_memory(const char *name, const float *samples, size_t frame_count,
+                                    uint32_t channel_count, uint32_t sample_rate, const SE_SoundOptions *options,
+                                    uint64_t *sound);
 
 /** Unloads a sound; its voices fade out and end. */
 SE_Result se_unload_sound(uint64_t sound);
@@ -1024,6 +1223,13 @@ SE_Result se_resume_voice(uint64_t voice, int32_t fade_ms);
 /** Moves a voice to `position_ms` in its sound, as se_seek_on_playing_id does. */
 SE_Result se_seek_voice(uint64_t voice, int32_t position_ms);
 
+/**
+ * (1.1) Moves a voice to `fraction` (0...1) of its sound's length, as
+ * se_seek_on_playing_id_fraction does; SE_InvalidParameter for NaN, a value
+ * outside 0...1 or a stream whose length is unknown.
+ */
+SE_Result se_seek_voice_fraction(uint64_t voice, float fraction);
+
 /** Where a voice is in its sound, in ms; SE_InvalidParameter for a voice that has ended. */
 SE_Result se_get_voice_position(uint64_t voice, int32_t *position_ms);
 
@@ -1035,6 +1241,15 @@ SE_Result se_set_voice_pan(uint64_t voice, float pan, int32_t ramp_ms);
 
 /** Sets a voice's pitch ratio (1/256...16) from the next render quantum. */
 SE_Result se_set_voice_pitch(uint64_t voice, double pitch);
+
+/**
+ * (1.1) Sets a voice's low-pass cut-off in Hz (10...24000, rounded to 1/8
+ * octave: voices in one band of a bus share a filter), ramped over ramp_ms
+ * (0: one render quantum); 0 opens the filter. A change of band
+ * crossfades, so nothing clicks. A posting has no such setter: its
+ * filters are its bank's (RTPCs, states).
+ */
+SE_Result se_set_voice_low_pass(uint64_t voice, float cutoff_hz, int32_t ramp_ms);
 
 /** Whether a voice is playing or paused rather than ended; false when not initialized. */
 bool se_is_voice_playing(uint64_t voice);

@@ -110,6 +110,16 @@ extension ContentEngine {
 
     func isPlaying(_ id: PlayingID) -> Bool { state.withLock { $0.playings[id] != nil } }
 
+    /// Whether this engine has handed out `id` to a posting (it may have
+    /// ended since); `nil` when it has not, with the last ID it has handed
+    /// out (0: none yet). After the counter wraps, every ID may have been.
+    func unissued(_ id: PlayingID) -> UInt32? {
+        state.withLock { s in
+            guard let raw = id.posting, raw != 0 else { return s.nextPlaying &- 1 }
+            return s.playingIDsWrapped || raw < s.nextPlaying ? nil : s.nextPlaying &- 1
+        }
+    }
+
     /// Moves every voice of a posting that has started to `target` in its
     /// own source (Wwise `SeekOnEvent` with the playing ID); voices its
     /// delayed actions start later begin at their start. An ended posting is

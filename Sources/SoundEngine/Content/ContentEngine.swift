@@ -132,6 +132,7 @@ final class ContentEngine: Sendable {
     func newPlayingID(_ s: inout ContentState) -> PlayingID {
         while true {
             let raw = s.nextPlaying
+            if raw == .max { s.playingIDsWrapped = true }
             s.nextPlaying = raw == .max ? 1 : raw + 1
             let id = PlayingID(posting: raw)
             if raw != 0, s.playings[id] == nil { return id }

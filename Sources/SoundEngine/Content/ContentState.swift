@@ -42,6 +42,8 @@ struct ContentState: Sendable {
     /// event names the voice).
     var tokensByVoice: [VoiceID: UInt64] = [:]
     var nextPlaying: UInt32 = 1
+    /// Whether `nextPlaying` has wrapped past 2³²−1: every ID may have been issued since.
+    var playingIDsWrapped = false
     var nextToken: UInt64 = 1
     /// Per random container: its most recent picks (child indexes), newest last.
     var randomHistory: [ContentID: [Int]] = [:]
