@@ -112,6 +112,29 @@ public func se_set_default_listeners(_ listeners: UnsafePointer<UInt64>?, _ coun
     }
 }
 
+@c @implementation
+public func se_set_game_object_aux_send_values(
+    _ gameObject: UInt64, _ sends: UnsafePointer<SE_AuxSend>?, _ count: UInt32
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let object = try Argument.gameObject(gameObject)
+        guard count <= 4 else { throw Argument.invalid(#function, "count = \(count): at most 4 aux sends") }
+        var list: [SoundEngine.AuxSend] = []
+        if count > 0 {
+            let given = try Argument.required(sends, "sends")
+            for i in 0..<Int(count) {
+                let send = given[i]
+                let bus: SoundEngine.ContentReference =
+                    if let name = try Argument.optionalString(send.bus_name, "sends[i].bus_name") { .name(name) }
+                    else { .id(send.bus_id) }
+                try Argument.finite(send.level, "sends[i].level")
+                list.append(SoundEngine.AuxSend(bus: bus, level: send.level))
+            }
+        }
+        try withHandles { () throws(SoundEngineError) in try SoundEngine.setGameObjectAuxSendValues(object, list) }
+    }
+}
+
 // MARK: Events
 
 /// The Swift event callback that tells the C one what `flags` ask for;

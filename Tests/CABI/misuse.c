@@ -178,6 +178,7 @@ static void before_initialize(const char *bank, const char *sound) {
     INVALID(se_set_position(EMITTER, NULL));
     UNINITIALIZED(se_set_position(EMITTER, &good_transform));
     UNINITIALIZED(se_set_default_listeners(NULL, 0));
+    UNINITIALIZED(se_set_game_object_aux_send_values(EMITTER, NULL, 0));
     INVALID(se_post_event("Play_Footstep", EMITTER, 0, NULL, NULL, NULL));
     UNINITIALIZED(se_post_event("Play_Footstep", EMITTER, 0, NULL, NULL, &id));
     UNINITIALIZED(se_post_event_by_id(id, EMITTER, 0, NULL, NULL, &id));
@@ -341,6 +342,26 @@ static void content(const char *bank, uint32_t bank_id) {
     INVALID(se_set_default_listeners(listeners, 100000));
     listeners[1] = 0;
     INVALID(se_set_default_listeners(listeners, 2));
+    /* Aux sends: the demo bank's "reverb" is an aux bus, "music" is not. */
+    SE_AuxSend sends[5] = {{"reverb", 0, 0.5f}, {"reverb", 0, 1}, {"reverb", 0, 1}, {"reverb", 0, 1}, {"reverb", 0, 1}};
+    OK(se_set_game_object_aux_send_values(EMITTER, sends, 1));
+    INVALID(se_set_game_object_aux_send_values(EMITTER, NULL, 1));
+    INVALID(se_set_game_object_aux_send_values(EMITTER, sends, 2)); /* the same bus twice */
+    INVALID(se_set_game_object_aux_send_values(EMITTER, sends, 5));
+    INVALID(se_set_game_object_aux_send_values(0, sends, 1));
+    INVALID(se_set_game_object_aux_send_values(UNREGISTERED, sends, 1));
+    for (int i = 0; i < N_BAD_DOUBLES; i++) {
+        SE_AuxSend bad = {"reverb", 0, (float)bad_doubles[i]};
+        INVALID(se_set_game_object_aux_send_values(EMITTER, &bad, 1));
+    }
+    SE_AuxSend odd[] = {{"reverb", 0, 17}, {"music", 0, 1}, {bad_utf8, 0, 1}};
+    for (int i = 0; i < 3; i++) INVALID(se_set_game_object_aux_send_values(EMITTER, &odd[i], 1));
+    SE_AuxSend nowhere = {"no_such_bus", 0, 1};
+    INVALID(se_set_game_object_aux_send_values(EMITTER, &nowhere, 1));
+    SE_AuxSend by_id = {NULL, 0, 0.25f};
+    OK(se_get_id_from_string("reverb", &by_id.bus_id));
+    OK(se_set_game_object_aux_send_values(EMITTER, &by_id, 1));
+    OK(se_set_game_object_aux_send_values(EMITTER, NULL, 0));
 
     /* Events. */
     INVALID(se_post_event(NULL, EMITTER, 0, NULL, NULL, &playing));

@@ -959,6 +959,29 @@ SE_Result se_set_position(uint64_t game_object, const SE_Transform *transform);
  */
 SE_Result se_set_default_listeners(const uint64_t *listeners, uint32_t count);
 
+/**
+ * One game-defined aux send (Wwise AkAuxSendValue): the aux bus (a bank bus
+ * with "aux": true) by name, or by ID (se_get_id_from_string of its name)
+ * when `bus_name` is NULL, and the level, a linear gain 0...16 (0.5 puts the
+ * dry signal into the aux bus at -6 dB).
+ */
+typedef struct SE_AuxSend {
+    const char *bus_name;
+    uint32_t bus_id;
+    float level;
+} SE_AuxSend;
+
+/**
+ * Sets a game object's game-defined aux sends (Wwise
+ * SetGameObjectAuxSendValues), replacing the ones it had: every voice it
+ * plays, now and later, also sends its output (after volume, pan and
+ * filter) times each level to each aux bus. `sends` may be NULL when
+ * `count` is 0 (no sends). At most 4. SE_InvalidParameter for a level NaN,
+ * infinite or outside 0...16, a bus given twice, not an aux bus or not
+ * loaded, more than 4, or an unregistered game object (a stale handle).
+ */
+SE_Result se_set_game_object_aux_send_values(uint64_t game_object, const SE_AuxSend *sends, uint32_t count);
+
 /* ------------------------------------------------------------------------- */
 /* Events                                                                    */
 /* ------------------------------------------------------------------------- */
