@@ -44,7 +44,9 @@ let demoBankPath: String = {
         #expect(dialogue.ducking == [BankDucking(bus: "music", volumeDB: -12, attack: .milliseconds(100),
                                                  release: .milliseconds(500))])
         #expect(bank.buses.first { $0.name == "music" }?.muteForBackgroundMusic == true)
-        #expect(bank.buses.map(\.name) == ["sfx", "footsteps", "vehicles", "world", "music", "dialogue", "ui"])
+        #expect(bank.buses.map(\.name) == ["sfx", "footsteps", "vehicles", "world", "music", "dialogue", "ui", "reverb"])
+        #expect(bank.buses.first { $0.name == "reverb" }?.aux == true)
+        #expect(bank.sounds["emitter_hum"]?.auxSends == [BankAuxSend(bus: "reverb", volumeDB: -10)])
 
         let emitter = try #require(bank.attenuations["emitter_3d"])
         #expect(emitter.volume.value(at: 50) == -63)
