@@ -7,7 +7,7 @@
 //   SoundEngine ──► SoundSession, SoundMixer, SoundDecoding, SoundBackend, PulseAudioBackend, SoundContent
 //   PulseAudioBackend ──► SoundBackend, SoundSession, CPulseAudio   (the only importer of libpulse)
 //   SoundDecoding ──► SoundCore, CSndFile                (the only importer of libsndfile)
-//   SoundMixer ──► SoundCore, CMixKernels
+//   SoundMixer ──► SoundCore, CMixKernels, SoundEffects  (SoundEffects: bus insert effects, no dependencies)
 //   SoundContent ──► SoundCore                        (bank files: model, parser, validation)
 //   SoundBackend ──► SoundSession ──► SoundCore          (a backend reports SystemEvents, performs SessionActions)
 import PackageDescription
@@ -52,7 +52,9 @@ let package = Package(
         // The guardian process's way in: a constructor that hands a re-run of
         // the game's executable to the guardian before main (docs/pulseaudio.md).
         .target(name: "CGuardianHook"),
-        .target(name: "SoundMixer", dependencies: ["SoundCore", "CMixKernels"], swiftSettings: strict),
+        // The bus insert effects (EQ, compressor, limiter, delay, reverb), render-safe Swift.
+        .target(name: "SoundEffects", swiftSettings: strict),
+        .target(name: "SoundMixer", dependencies: ["SoundCore", "CMixKernels", "SoundEffects"], swiftSettings: strict),
         .target(name: "SoundDecoding", dependencies: ["SoundCore", "CSndFile"], swiftSettings: strict),
         .target(name: "SoundBackend", dependencies: ["SoundCore", "SoundSession"], swiftSettings: strict),
         .target(name: "SoundContent", dependencies: ["SoundCore"], swiftSettings: strict),
@@ -130,6 +132,7 @@ let package = Package(
             name: "SoundMixerTests",
             dependencies: ["SoundMixer", "SoundCore", "SoundDecoding", "CAllocationCounter", "SoundServerSupport"]
         ),
+        .testTarget(name: "SoundEffectsTests", dependencies: ["SoundEffects"], swiftSettings: strict),
         .testTarget(
             name: "SoundDecodingTests",
             dependencies: ["SoundDecoding", "SoundCore"],

@@ -1,0 +1,109 @@
+// The compressor: feed-forward, channel-linked, gain computed in the dB
+// domain (Giannoulis, Massberg & Reiss, "Digital Dynamic Range Compressor
+// Design — A Tutorial and Analysis", JAES 2012):
+//
+//   level (dB)      peak: the largest |x| over the channels this frame;
+//                   RMS: the largest per-channel mean square, averaged by a
+//                   one-pole with a 10 ms time constant;
+//   overshoot xL    the static curve's gain reduction: 0 below the knee,
+//                   (1 − 1/ratio)·(level − threshold) above it, quadratic in
+//                   the knee (width `knee` dB, centred on the threshold);
+//   smoothing       "smooth decoupled" peak detector on xL: a release stage
+//                   y1 = max(xL, αR·y1 + (1 − αR)·xL), then an attack stage
+//                   yL = αA·yL + (1 − αA)·y1, with α = exp(−1/(τ·fs));
+//   gain            10^((makeup − yL)/20), the same for every channel.
+//
+// So attack is the time constant τA in which the gain reduction moves 63 %
+// of the way up to a new, higher target; release the time constant τR of
+// its fall (which the attack stage then follows: the 63 % point of a
+// release comes at about τR + τA).
+
+/// The compressor's header in the state memory.
+struct CompressorState: BitwiseCopyable {
+    /// Release stage of the detector, dB of gain reduction.
+    var releaseStage: Float
+    /// Attack stage of the detector: the gain reduction applied, dB.
+    var attackStage: Float
+    /// Per-channel mean square of the detector input (RMS detector).
+    var meanSquares: InlineArray<8, Float>
+}
+
+extension RenderEffect {
+    /// The gain reduction, dB (≥ 0), the static curve asks for a `level` dB
+    /// signal. Runs on the render thread.
+    @_noLocks @inline(__always)
+    static func overshoot(_ level: Float, threshold: Float, slope: Float, knee: Float) -> Float {
+        let e = level - threshold
+        if 2 * e <= -knee { return 0 }
+        if 2 * e < knee {
+            let u = e + 0.5 * knee
+            return slope * u * u / (2 * knee)
+        }
+        return slope * e
+    }
+
+    /// `exp(−1/(τ·fs))` for a time constant of `milliseconds` ms: the
+    /// one-pole coefficient. Runs on the render thread.
+    @_noLocks @inline(__always)
+    func onePole(milliseconds: Float) -> Float {
+        fastExp2(-1.442_695_04 / (milliseconds * 0.001 * Float(sampleRate)))
+    }
+
+    /// Runs the compressor over `frames` frames whose parameters move from
+    /// `from` to `to` (makeup and the detector mix per frame, the rest per
+    /// block). Runs on the render thread.
+    @_noLocks
+    mutating func compressorBlock(
+        from: EffectParameters, to: EffectParameters, _ base: UnsafeMutablePointer<Float>, stride: Int,
+        frames n: Int, sidechain: UnsafePointer<Float>?, sidechainStride: Int
+    ) {
+        let header = memory.assumingMemoryBound(to: CompressorState.self)
+        let threshold = to.compressorThreshold
+        let slope = 1 - 1 / to.compressorRatio
+        let knee = to.compressorKnee
+        let attack = onePole(milliseconds: to.compressorAttack)
+        let release = onePole(milliseconds: to.compressorRelease)
+        let rms = onePole(milliseconds: 10)
+        let makeupFrom = from.compressorMakeup
+        let makeupStep = (to.compressorMakeup - makeupFrom) / Float(n)
+        let mixFrom = from[EffectParameters.Compressor.detector]
+        let mixStep = (to[EffectParameters.Compressor.detector] - mixFrom) / Float(n)
+        let usesPeak = mixFrom < 1 || mixStep != 0
+        let usesRMS = mixFrom > 0 || mixStep != 0
+        let source: UnsafePointer<Float> = sidechain ?? UnsafePointer(base)
+        let sourceStride = sidechain == nil ? stride : sidechainStride
+        var y1 = header.pointee.releaseStage
+        var yL = header.pointee.attackStage
+        var squares = header.pointee.meanSquares
+        for j in 0..<n {
+            var peak: Float = 0
+            var meanSquare: Float = 0
+            for c in 0..<activeChannels {
+                let s = source[c * sourceStride + j]
+                peak = max(peak, abs(s))
+                // + 1e-24 keeps the average a normal float in silence (its floor: −213 dB).
+                let m = rms * squares[c] + (1 - rms) * (s * s) + 1e-24
+                squares[c] = m
+                meanSquare = max(meanSquare, m)
+            }
+            let l = Float(j + 1)
+            let mix = mixFrom + mixStep * l
+            var level: Float = 0
+            if usesPeak { level = fastLog2(peak) * log2ToDecibels }
+            if usesRMS {
+                let rmsLevel = fastLog2(meanSquare) * (0.5 * log2ToDecibels)
+                level = usesPeak ? level + (rmsLevel - level) * mix : rmsLevel
+            }
+            let xL = RenderEffect.overshoot(level, threshold: threshold, slope: slope, knee: knee)
+            y1 = max(xL, release * y1 + (1 - release) * xL)
+            yL = attack * yL + (1 - attack) * y1
+            if yL < 1e-12 { yL = 0 }  // no subnormals as the reduction decays
+            if y1 < 1e-12 { y1 = 0 }
+            let gain = fastExp2((makeupFrom + makeupStep * l - yL) * decibelsToLog2)
+            for c in 0..<activeChannels { base[c * stride + j] *= gain }
+        }
+        header.pointee.releaseStage = y1
+        header.pointee.attackStage = yL
+        header.pointee.meanSquares = squares
+    }
+}

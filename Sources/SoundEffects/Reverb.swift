@@ -1,0 +1,385 @@
+// The reverb: a 16-line feedback delay network (Jot & Chaigne; Stautner &
+// Puckette) with a Hadamard feedback matrix.
+//
+//   input    the channels' left-side and right-side sums (the LFE excluded),
+//            narrowed toward their mono sum by `stereoInput`;
+//   pre      a pre-delay (two rings; a change crossfades two read heads over 20 ms);
+//   diffuse  four Schroeder all-passes per side (4.8, 3.6, 12.7 and 9.3 ms,
+//            the right side's 8 % longer; gains 0.75, 0.75, 0.625, 0.625),
+//            which thicken the onset;
+//   FDN      16 delay lines of 23…83 ms × (0.25 + 0.75·roomSize), each
+//            followed by Jot's absorption filter g(1 − b)/(1 − b·z⁻¹): its
+//            DC gain g = 10^(−3·L/(rt60·fs)) gives every mode the same
+//            decay (rt60, exactly at 0 Hz), and its pole b makes the decay
+//            at Nyquist rt60 × (1 − 0.9·damping). The filtered line
+//            outputs are mixed by the 16 × 16 Hadamard matrix / 4 (orthogonal:
+//            energy preserving) and fed back, with the left input added
+//            to the even lines and the right input to the odd ones (signs
+//            varying);
+//   output   each non-LFE channel takes its own even row (2, 4, … 14) of
+//            the Hadamard mix — sign patterns over all 16 lines that stay
+//            mutually orthogonal on the even (left-fed) and on the odd
+//            (right-fed) lines alone, so the channels are decorrelated from
+//            the first echo on and each has the full echo density. The LFE
+//            passes dry only.
+//
+// Room size changes do not move read heads (that would pitch the tail up
+// or down on every pass): each line gets a second head at its new length
+// and all lines crossfade to them over 40 ms (weights summing to 1, so the
+// loop gain never grows), recomputing the gains as the effective lengths
+// change. What the loops store is flushed to 0 below −300 dB (flushTiny),
+// so the tail ends in zeros, never subnormals, without flush-to-zero.
+
+/// The reverb's fixed design: line and diffuser lengths, gains, signs.
+enum ReverbDesign {
+    /// Delay lines in the network.
+    static var lines: Int { @_noLocks @inline(__always) get { 16 } }
+    /// All-pass diffusers per input side.
+    static var diffusers: Int { @_noLocks @inline(__always) get { 4 } }
+    /// The longest line at room size 1, seconds.
+    static var longestLineSeconds: Float { @_noLocks @inline(__always) get { 0.08297 } }
+    /// The longest diffuser (the right side's longest), seconds.
+    static var longestDiffuserSeconds: Float { @_noLocks @inline(__always) get { 0.01275 * 1.08 } }
+    /// Frames over which the lines crossfade to a new room size, per second of rate.
+    static var roomFadeSeconds: Double { @_noLocks @inline(__always) get { 0.04 } }
+
+    /// Length of line `i` at room size 1, seconds (23…83 ms, spaced
+    /// exponentially, slightly detuned so no two share a simple ratio).
+    @_noLocks
+    static func lineSeconds(_ i: Int) -> Float {
+        switch i {
+        case 0: 0.02300
+        case 1: 0.02513
+        case 2: 0.02729
+        case 3: 0.02971
+        case 4: 0.03241
+        case 5: 0.03531
+        case 6: 0.03839
+        case 7: 0.04187
+        case 8: 0.04557
+        case 9: 0.04969
+        case 10: 0.05413
+        case 11: 0.05891
+        case 12: 0.06423
+        case 13: 0.06997
+        case 14: 0.07617
+        default: 0.08297
+        }
+    }
+
+    /// Length of diffuser `k` (0…3), seconds; the right side's are 8 % longer.
+    @_noLocks
+    static func diffuserSeconds(_ k: Int, right: Bool) -> Float {
+        let base: Float =
+            switch k {
+            case 0: 0.004771
+            case 1: 0.003595
+            case 2: 0.012735
+            default: 0.009307
+            }
+        return right ? base * 1.08 : base
+    }
+
+    /// Gain of diffuser `k`.
+    @_noLocks
+    static func diffuserGain(_ k: Int) -> Float { k < 2 ? 0.75 : 0.625 }
+
+    /// Input gains per line: the left input feeds the even lines, the right
+    /// the odd ones, with varying signs, each 1/√8 (unit energy per side).
+    @_noLocks
+    static func inputGains() -> (left: SIMD16<Float>, right: SIMD16<Float>) {
+        let g: Float = 0.353_553_39
+        let signs = SIMD16<Float>(1, 1, -1, 1, 1, -1, -1, -1, 1, -1, 1, 1, -1, 1, -1, -1)
+        let even = SIMD16<Float>(1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0)
+        let odd = SIMD16<Float>(0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1)
+        return (signs * even * g, signs * odd * g)
+    }
+}
+
+/// The reverb's header in the state memory.
+struct ReverbState: BitwiseCopyable {
+    /// Each line's settled length, frames.
+    var current: SIMD16<Int32>
+    /// Each line's incoming length during a room-size crossfade.
+    var next: SIMD16<Int32>
+    /// Frames of the room-size crossfade done.
+    var fadePosition: Int
+    /// Frames the room-size crossfade takes (0: settled).
+    var fadeLength: Int
+    /// Each line's absorption filter input gain g(1 − b), as the last frame
+    /// used it (it moves linearly over each block).
+    var feed: SIMD16<Float>
+    /// Each line's absorption filter pole b, as the last frame used it.
+    var pole: SIMD16<Float>
+    /// Each line's absorption filter state (its output at the last frame).
+    var lowPass: SIMD16<Float>
+    /// The pre-delay's read heads.
+    var pre: Crossfade
+    /// Diffuser lengths at the current rate, frames: left side 0…3, right side 4…7.
+    var diffuserDelays: SIMD8<Int32>
+    /// Frames after the last loud input before the tail is surely below −120 dBFS
+    /// (longest line + pre-delay + diffusers).
+    var tailWindow: Int
+}
+
+extension RenderEffect {
+    /// How long after the last loud input or loop signal the reverb may
+    /// still sound, frames. Runs on the render thread.
+    var reverbTailWindow: Int {
+        @_noLocks get { memory.assumingMemoryBound(to: ReverbState.self).pointee.tailWindow }
+    }
+
+    /// The 16-point Walsh–Hadamard transform (Sylvester order, unnormalised). Render-safe.
+    @_noLocks @inline(__always)
+    static func hadamard(_ v: SIMD16<Float>) -> SIMD16<Float> {
+        SIMD16(lowHalf: hadamard8(v.lowHalf + v.highHalf), highHalf: hadamard8(v.lowHalf - v.highHalf))
+    }
+
+    /// The 8-point Walsh–Hadamard transform. Render-safe.
+    @_noLocks @inline(__always)
+    static func hadamard8(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        SIMD8(lowHalf: hadamard4(v.lowHalf + v.highHalf), highHalf: hadamard4(v.lowHalf - v.highHalf))
+    }
+
+    /// The 4-point Walsh–Hadamard transform. Render-safe.
+    @_noLocks @inline(__always)
+    static func hadamard4(_ v: SIMD4<Float>) -> SIMD4<Float> {
+        let a = v.lowHalf + v.highHalf, b = v.lowHalf - v.highHalf
+        return SIMD4(a.x + a.y, a.x - a.y, b.x + b.y, b.x - b.y)
+    }
+
+    /// The 16 floats at `base + index[k]` (k = 0…15), one per line. Render-safe.
+    @_noLocks @inline(__always)
+    static func gather(_ base: UnsafeMutablePointer<Float>, _ index: SIMD16<Int32>) -> SIMD16<Float> {
+        SIMD16(
+            base[Int(index[0])], base[Int(index[1])], base[Int(index[2])], base[Int(index[3])],
+            base[Int(index[4])], base[Int(index[5])], base[Int(index[6])], base[Int(index[7])],
+            base[Int(index[8])], base[Int(index[9])], base[Int(index[10])], base[Int(index[11])],
+            base[Int(index[12])], base[Int(index[13])], base[Int(index[14])], base[Int(index[15])])
+    }
+
+    /// Stores lane k of `v` at `base + index[k]` (k = 0…15). Render-safe.
+    @_noLocks @inline(__always)
+    static func scatter(_ v: SIMD16<Float>, _ base: UnsafeMutablePointer<Float>, _ index: SIMD16<Int32>) {
+        base[Int(index[0])] = v[0]
+        base[Int(index[1])] = v[1]
+        base[Int(index[2])] = v[2]
+        base[Int(index[3])] = v[3]
+        base[Int(index[4])] = v[4]
+        base[Int(index[5])] = v[5]
+        base[Int(index[6])] = v[6]
+        base[Int(index[7])] = v[7]
+        base[Int(index[8])] = v[8]
+        base[Int(index[9])] = v[9]
+        base[Int(index[10])] = v[10]
+        base[Int(index[11])] = v[11]
+        base[Int(index[12])] = v[12]
+        base[Int(index[13])] = v[13]
+        base[Int(index[14])] = v[14]
+        base[Int(index[15])] = v[15]
+    }
+
+    /// Runs the reverb over `frames` frames whose parameters move from
+    /// `from` to `to` (wet, dry, the stereo input and the lines' absorption
+    /// filters per frame, the filters recomputed per block for the decay,
+    /// damping and crossfading line lengths). Runs on the render thread.
+    @_noLocks
+    mutating func reverbBlock(
+        from: EffectParameters, to: EffectParameters, _ base: UnsafeMutablePointer<Float>, stride: Int, frames n: Int
+    ) {
+        let header = memory.assumingMemoryBound(to: ReverbState.self)
+        var st = header.pointee
+        let rate = Float(sampleRate)
+        let ring = layout.ring, mask = ring - 1
+        let lines = (memory + layout.offsets[1]).assumingMemoryBound(to: Float.self)
+        let preRing = layout.preRing, preMask = preRing - 1
+        let pre = (memory + layout.offsets[2]).assumingMemoryBound(to: Float.self)
+        let diffuserRing = layout.diffuserRing, diffuserMask = diffuserRing - 1
+        let diffusers = (memory + layout.offsets[3]).assumingMemoryBound(to: Float.self)
+
+        // Where the lines and the pre-delay should be.
+        // Above the capacity rate the lines may not fit: then all shrink in
+        // proportion (as if the room were smaller), keeping their ratios.
+        var scale = (0.25 + 0.75 * to.reverbRoomSize) * rate
+        let needed = ReverbDesign.longestLineSeconds * scale
+        if needed > Float(ring - 3) { scale *= Float(ring - 3) / needed }
+        var lengths = SIMD16<Int32>(repeating: 0)
+        for i in 0..<16 {
+            let frames = Int(ReverbDesign.lineSeconds(i) * scale + 0.5)
+            lengths[i] = Int32(truncatingIfNeeded: max(2, min(frames, ring - 2)))
+        }
+        let preFrames = max(0, min(Int(Double(to.reverbPreDelay) * 0.001 * sampleRate + 0.5), preRing - 2))
+        if fresh {
+            st.current = lengths
+            st.next = lengths
+            st.fadeLength = 0
+            st.fadePosition = 0
+            st.pre = Crossfade(settledAt: preFrames)
+            var diffuserRate = rate  // likewise, diffusers that do not fit shrink in proportion
+            let longestDiffuser = ReverbDesign.longestDiffuserSeconds * rate
+            if longestDiffuser > Float(diffuserRing - 3) { diffuserRate *= Float(diffuserRing - 3) / longestDiffuser }
+            for k in 0..<8 {
+                let frames = Int(ReverbDesign.diffuserSeconds(k & 3, right: k >= 4) * diffuserRate + 0.5)
+                st.diffuserDelays[k] = Int32(truncatingIfNeeded: max(1, min(frames, diffuserRing - 2)))
+            }
+        }
+        if st.fadeLength == 0 {
+            var differs = false
+            for i in 0..<16 where lengths[i] != st.current[i] { differs = true }
+            if differs {
+                st.next = lengths
+                st.fadePosition = 0
+                st.fadeLength = max(1, Int(sampleRate * ReverbDesign.roomFadeSeconds))
+            }
+        }
+
+        // The absorption filters for the lengths in effect at the block's end.
+        var effective = SIMD16<Float>(repeating: 0)
+        var fadeEnd: Float = 0
+        if st.fadeLength > 0 {
+            let t = min(1, Float(st.fadePosition + n) / Float(st.fadeLength))
+            fadeEnd = t * t * (3 - 2 * t)
+        }
+        for i in 0..<16 {
+            effective[i] = Float(st.current[i]) + (Float(st.next[i]) - Float(st.current[i])) * fadeEnd
+        }
+        let perFrame = -9.965_784_3 / (to.reverbRT60 * rate)  // log2 of the DC gain per frame of delay
+        let brighter = 1 / (1 - 0.9 * to.reverbDamping) - 1  // Nyquist's extra decay, relative
+        var feed = SIMD16<Float>(repeating: 0), pole = SIMD16<Float>(repeating: 0)
+        for i in 0..<16 {
+            let g = fastExp2(perFrame * effective[i])
+            let rho = fastExp2(perFrame * effective[i] * brighter)  // Nyquist gain / DC gain
+            let b = (1 - rho) / (1 + rho)
+            feed[i] = g * (1 - b)
+            pole[i] = b
+        }
+        // The filters move linearly over the block to their new values (no zipper steps).
+        if fresh {
+            st.feed = feed
+            st.pole = pole
+        }
+        let feedStep = (feed - st.feed) / Float(n), poleStep = (pole - st.pole) / Float(n)
+
+        // Per-channel input weights and output rows.
+        var weightLeft = InlineArray<8, Float>(repeating: 0)
+        var weightRight = InlineArray<8, Float>(repeating: 0)
+        var rows = InlineArray<8, Int>(repeating: -1)
+        var row = 2
+        for c in 0..<activeChannels {
+            switch ChannelLayout.side(of: c, channels: min(channels, 8)) {
+            case .mono:
+                weightLeft[c] = 1
+                weightRight[c] = 1
+            case .left: weightLeft[c] = 1
+            case .right: weightRight[c] = 1
+            case .centre:
+                weightLeft[c] = 0.707_106_77
+                weightRight[c] = 0.707_106_77
+            case .lfe: continue
+            }
+            // Even rows only: restricted to the even lines (the left input's)
+            // or to the odd ones (the right's) they stay mutually orthogonal,
+            // so the outputs are decorrelated from the first echo on.
+            rows[c] = row
+            row += 2
+        }
+        let (injectLeft, injectRight) = ReverbDesign.inputGains()
+
+        // Line i lives at lines + i·ring; indices as Int32 lanes (16·ring < 2³¹).
+        var bases = SIMD16<Int32>(repeating: 0)
+        for i in 0..<16 { bases[i] = Int32(truncatingIfNeeded: i * ring) }
+        let masks = SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: mask))
+        let inv = 1 / Float(n)
+        let wetFrom = from.reverbWet * 0.25, wetStep = (to.reverbWet * 0.25 - wetFrom) * inv
+        let dryFrom = from.reverbDry, dryStep = (to.reverbDry - dryFrom) * inv
+        let spreadFrom = from.reverbStereoInput, spreadStep = (to.reverbStereoInput - spreadFrom) * inv
+        let preFadeFrames = Int(sampleRate * 0.02)
+        var loud = lastLoud
+        for j in 0..<n {
+            let now = frame + j
+            let l = Float(j + 1)
+            var left: Float = 0, right: Float = 0
+            for c in 0..<activeChannels {
+                let s = base[c * stride + j]
+                left += weightLeft[c] * s
+                right += weightRight[c] * s
+            }
+            if max(abs(left), abs(right)) >= RenderEffect.silence { loud = now }
+            let spread = spreadFrom + spreadStep * l
+            let mid = 0.5 * (left + right), side = 0.5 * (left - right)
+            var a = mid + spread * side, b = mid - spread * side
+
+            // Pre-delay.
+            let preSlot = now & preMask
+            pre[preSlot] = a
+            pre[preRing + preSlot] = b
+            st.pre.follow(preFrames, frames: preFadeFrames)
+            a = pre[(now - st.pre.current) & preMask]
+            b = pre[preRing + ((now - st.pre.current) & preMask)]
+            if st.pre.isFading {
+                let a2 = pre[(now - st.pre.next) & preMask]
+                let b2 = pre[preRing + ((now - st.pre.next) & preMask)]
+                let w = st.pre.step()
+                a += (a2 - a) * w
+                b += (b2 - b) * w
+            }
+
+            // Diffusers: u = x − g·d, y = d + g·u (all-pass (g + z⁻ᴸ)/(1 + g·z⁻ᴸ)).
+            for k in 0..<4 {
+                let g = ReverbDesign.diffuserGain(k)
+                let ringA = diffusers + k * diffuserRing
+                let dA = ringA[(now - Int(st.diffuserDelays[k])) & diffuserMask]
+                let uA = flushTiny(a - g * dA)
+                ringA[now & diffuserMask] = uA
+                a = dA + g * uA
+                let ringB = diffusers + (4 + k) * diffuserRing
+                let dB = ringB[(now - Int(st.diffuserDelays[4 + k])) & diffuserMask]
+                let uB = flushTiny(b - g * dB)
+                ringB[now & diffuserMask] = uB
+                b = dB + g * uB
+            }
+
+            // The network.
+            let slot = Int32(truncatingIfNeeded: now & mask)
+            var s = RenderEffect.gather(lines, bases &+ ((slot &- st.current) & masks))
+            if st.fadeLength > 0 {
+                st.fadePosition += 1
+                let t = min(1, Float(st.fadePosition) / Float(st.fadeLength))
+                let w = t * t * (3 - 2 * t)
+                let incoming = RenderEffect.gather(lines, bases &+ ((slot &- st.next) & masks))
+                s += (incoming - s) * w
+                if st.fadePosition >= st.fadeLength {
+                    st.current = st.next
+                    st.fadeLength = 0
+                    st.fadePosition = 0
+                }
+            }
+            st.feed += feedStep
+            st.pole += poleStep
+            let f = flushTiny(st.feed * s + st.pole * st.lowPass)
+            st.lowPass = f
+            if (f * f).sum() >= RenderEffect.silence * RenderEffect.silence { loud = now }
+            let v = RenderEffect.hadamard(f) * 0.25
+            let w = flushTiny(v + injectLeft * a + injectRight * b)
+            RenderEffect.scatter(w, lines, bases &+ slot)
+
+            // Outputs.
+            let wet = wetFrom + wetStep * l, dry = dryFrom + dryStep * l
+            for c in 0..<activeChannels {
+                let x = base + c * stride + j
+                let row = rows[c]
+                x.pointee = row >= 0 ? dry * x.pointee + wet * v[row] : dry * x.pointee
+            }
+        }
+        st.feed = feed  // exactly, whatever the rounding of the steps
+        st.pole = pole
+        var longest: Int32 = 0
+        for i in 0..<16 { longest = max(longest, max(st.current[i], st.next[i])) }
+        var diffusion = 0
+        for k in 0..<8 { diffusion += Int(st.diffuserDelays[k]) }
+        st.tailWindow = Int(longest) + max(st.pre.current, st.pre.next) + diffusion + 2
+        header.pointee = st
+        lastLoud = loud
+        needsTicks = st.fadeLength > 0
+    }
+}
