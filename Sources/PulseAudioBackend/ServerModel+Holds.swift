@@ -376,7 +376,15 @@ extension ServerModel {
     }
 
     /// The change of ours whose echo `info` carries: a held stream or a
-    /// dirty entry of its key whose mute or duck volume it shows.
+    /// dirty entry of its key whose mute or duck volume it shows, or a key
+    /// we touched whose duck volume it shows exactly. The last is ours
+    /// whenever it appears: a restore database can hand it out long after
+    /// our repair (a restarted server reads a saved state older than our
+    /// give-back; WirePlumber ignores a repair written before it is ready),
+    /// and a volume that is exactly our duck of the user's is nobody's
+    /// choice. (A mute is not so plain — the user mutes music, role-cork
+    /// mutes it during calls — so a touched key's mute counts only while it
+    /// is held or just repaired.)
     func echoSource(of info: PASinkInputInfo) -> KeyRepair? {
         guard let key = info.restoreKey else { return nil }
         let journal = holds.journal
@@ -384,9 +392,12 @@ extension ServerModel {
         let now = ContinuousClock.now
         recentlyRepaired = recentlyRepaired.filter { $0.value.until > now }
         let recent = recentlyRepaired.values.map(\.repair)
-        return (recent + journal.streams.compactMap(\.keyRepair)).last { repair in
+        let carried = (recent + journal.streams.compactMap(\.keyRepair)).last { repair in
             repair.key == key
                 && ((repair.mutedByUs && levels.muted) || (repair.duckedTo.map { sameVolume(levels.volume, $0) } ?? false))
+        }
+        return carried ?? journal.touchedKeys.last { repair in
+            repair.key == key && repair.duckedTo.map { sameVolume(levels.volume, $0) } == true
         }
     }
 
