@@ -249,7 +249,27 @@ extension ServerModel {
         if previous.muted && !info.muted {
             holds.record { $0.release(info.index) { $0.mutedByUs = false } }
         }
-        if echoSource(of: info) == nil { followClean(info) }
+        if !sameVolume(previous.volume.channels, info.volume.channels) { volumeChanged(info) }
+        followClean(info)
+    }
+
+    /// A held stream's volume changed to one that is neither ours (the duck
+    /// volume) nor the one it had before us (our give-back, or a late report
+    /// from before the duck): the user moved it, and the volume is theirs
+    /// now. A duck of ours is over (nothing will put a volume back later);
+    /// a mute of ours still holds it, with the user's volume as what it has
+    /// without us.
+    private func volumeChanged(_ info: PASinkInputInfo) {
+        let now = info.volume.channels
+        guard let held = holds.journal.streams.first(where: { $0.index == info.index }),
+            !(held.duckedTo.map { sameVolume(now, $0) } ?? false), !sameVolume(now, held.original.volume)
+        else { return }
+        holds.record { journal in
+            journal.release(info.index) { stream in
+                stream.duckedTo = nil
+                stream.original.volume = now
+            }
+        }
     }
 
     /// A stream we ducked as soon as it appeared changed its volume for the
@@ -479,15 +499,19 @@ extension ServerModel {
         }
     }
 
-    /// A stream of a key we touched, not held and settled, shows the volume
+    /// A settled stream of a key we touched whose volume is not ours (we do
+    /// not duck it, and it shows no duck volume of ours) shows the volume
     /// the user gives that key now: the key's clean volume follows it. (Its
     /// mute does not: module-role-cork mutes music during calls, and that
     /// is nobody's choice to keep.)
     private func followClean(_ info: PASinkInputInfo) {
-        guard let key = info.restoreKey, holds.journal.touchedKeys.contains(where: { $0.key == key }),
-            !holds.journal.streams.contains(where: { $0.index == info.index })
-        else { return }
+        let journal = holds.journal
         let levels = StreamLevels(muted: info.muted, volume: info.volume.channels)
+        let ours = journal.touchedKeys + journal.streams.compactMap(\.keyRepair) + recentlyRepaired.values.map(\.repair)
+        guard let key = info.restoreKey, journal.touchedKeys.contains(where: { $0.key == key }),
+            journal.streams.first(where: { $0.index == info.index })?.duckedTo == nil,
+            !ours.contains(where: { $0.key == key && $0.duckedTo.map { sameVolume(levels.volume, $0) } == true })
+        else { return }
         holds.record { journal in
             guard let n = journal.touchedKeys.firstIndex(where: { $0.key == key }),
                 journal.touchedKeys[n].clean.volume.count == levels.volume.count

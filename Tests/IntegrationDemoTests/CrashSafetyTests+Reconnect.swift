@@ -44,11 +44,8 @@ extension CrashSafetyTests {
         defer { server.stop() }
         let runtime = try TemporaryFolder()
         let music = try server.startClient(role: "music")
-        let demo = try DemoProcess(
-            ["--headless", "--loop", "--idle-cork", "off", "--play", steadyTone] + hold.arguments, server: server.address,
-            environment: ["XDG_RUNTIME_DIR": runtime.path])
+        let demo = try startHolding(server, music, runtime, arguments: ["--play", steadyTone] + hold.arguments)
         defer { try? demo.send(#"{"cmd":"quit"}"#) }
-        _ = try demo.firstLine { $0["event"] as? String == "engineState" && $0["state"] as? String == "running" }
         #expect(eventually { hold.isHeld(try? music.sinkInput()) }, "the game does not \(hold) the music app: \(String(describing: try? music.sinkInput()))")
 
         for which in ["playback", "control"] {

@@ -25,14 +25,11 @@ extension CrashSafetyTests {
         defer { server.stop() }
         let runtime = try TemporaryFolder()
         let music = try server.startClient(role: "music", volume: 0.8)
-        let demo = try DemoProcess(
-            ["--headless", "--loop", "--idle-cork", "off", "--play", steadyTone, "--category", "ambient", "--options", "duckOthers"],
-            server: server.address, environment: ["XDG_RUNTIME_DIR": runtime.path])
+        let demo = try startHolding(server, music, runtime, arguments: ["--play", steadyTone] + Hold.duck.arguments)
         defer {
             kill(demo.pid, SIGCONT)
             try? demo.send(#"{"cmd":"quit"}"#)
         }
-        _ = try demo.firstLine { $0["event"] as? String == "engineState" && $0["state"] as? String == "running" }
         #expect(eventually { music.isUnmuted(at: Self.duckedMusic) }, "duckOthers did not lower the music app: \(String(describing: try? music.sinkInput()))")
         // WirePlumber saved the duck (the state a restarted server reads).
         let key = "Output/Audio:media.role:Music"

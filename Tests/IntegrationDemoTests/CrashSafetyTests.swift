@@ -10,7 +10,7 @@ import Testing
 @Suite struct CrashSafetyTests {
     /// The demo, running and holding `music` as `category` makes it: muted
     /// (soloAmbient) or ducked (duckOthers).
-    private func startHolding(
+    func startHolding(
         _ server: PrivateSoundServer, _ music: PlaybackClient, _ runtime: TemporaryFolder, arguments: [String]
     ) throws -> DemoProcess {
         let demo = try DemoProcess(
