@@ -202,6 +202,26 @@ extension ServerModel {
     /// How far apart a cork request and the mute it came with may be seen.
     static let corkMuteWindow = Duration.seconds(2)
 
+    /// Whether module-role-cork is what muted `info`, our playback stream:
+    /// it is loaded, and another client's call (its default trigger role,
+    /// `phone`) plays unmuted on the same sink (it is not global by default).
+    private func isMutedByACall(_ info: PASinkInputInfo) -> Bool {
+        modules.values.contains("module-role-cork")
+            && otherInfos.values.contains { $0.role == "phone" && !$0.corked && !$0.muted && $0.sink == info.sink }
+    }
+
+    /// Our new playback stream arrived muted by module-role-cork: a stream
+    /// made while a call plays is muted and asked to cork as the server puts
+    /// it in place, and that request is sent before libpulse knows the
+    /// stream, so it is lost. The mute is the cork's (the call's end takes it
+    /// back, ``releaseCorkMute(deadline:)``), and the policy hears the request
+    /// it was meant to (in the foreground it then plays against it, seed 002).
+    private func corkedAtBirth() {
+        corkRequestArrived()
+        ownMutedByCork = true
+        if started { emit(.corkRequested) }
+    }
+
     /// After a batch of control calls: a stream that went away meanwhile is
     /// not an error (its hold is dropped with `undo`); another refusal is
     /// thrown, and the refused streams' holds undone.
@@ -345,6 +365,7 @@ extension ServerModel {
         let previous = ownPlayback
         ownPlayback = info
         noteOwnMute(info.muted, wasMuted: previous?.muted ?? false)
+        if previous == nil && info.muted && isMutedByACall(info) { corkedAtBirth() }
         // New for its first two seconds: pipewire-pulse reports it at volume
         // 0, then at its node's volume, and WirePlumber's restore may come
         // after both.
