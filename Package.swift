@@ -3,13 +3,14 @@
 // SoundEngine: a Wwise-shaped sound engine with iOS audio-session semantics on PulseAudio.
 // Layout and the reasons for each cut: docs/architecture.md. Arrows only point down:
 //
-//   SoundEngineC ──► SoundEngine, CSoundEngineABI        (the C API: libsoundengine.so, docs/c-api.md)
+//   SoundEngineC ──► SoundEngine, CSoundEngineABI, and the value types of SoundSession, SoundMixer,
+//                    SoundBackend, SoundCore       (the C API: libsoundengine.so, docs/c-api.md)
 //   SoundEngine ──► SoundSession, SoundMixer, SoundDecoding, SoundBackend, PulseAudioBackend, SoundContent
-//   PulseAudioBackend ──► SoundBackend, SoundSession, CPulseAudio   (the only importer of libpulse)
+//   PulseAudioBackend ──► SoundBackend, SoundSession, CPulseAudio, CGuardianHook   (the only importer of libpulse)
 //   SoundDecoding ──► SoundCore, CSndFile                (the only importer of libsndfile)
 //   SoundMixer ──► SoundCore, CMixKernels, SoundEffects  (SoundEffects: bus insert effects, no dependencies)
 //   SoundContent ──► SoundCore                        (bank files: model, parser, validation)
-//   SoundBackend ──► SoundSession ──► SoundCore          (a backend reports SystemEvents, performs SessionActions)
+//   SoundBackend ──► SoundSession ──► SoundCore          (a backend reports SystemEvents, performs ServerActions)
 import PackageDescription
 
 let strict: [SwiftSetting] = [

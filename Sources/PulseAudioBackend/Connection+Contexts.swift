@@ -114,7 +114,7 @@ extension Connection {
         // crashed engines left behind, is given back before the model looks
         // at the server: the snapshot must show the streams as their owners
         // left them, or our old mute would pass for the user's.
-        holds.repair(using: runner, on: server, deadline: deadline)
+        holds.repair(using: runner, on: server, deadline: deadline, at: .connect)
         let model = ServerModel(
             requests: runner, server: server, holds: holds, ownRestoreKey: configuration.ownRestoreKey,
             emit: { [events] event in events(.system(event)) })

@@ -240,7 +240,7 @@ final class Connection {
         guard !isLost, let control = controlLoop, let info = serverInfo else { return }
         control.withLock {
             guard let model, controlContext?.isReady == true else { return }
-            holds.repair(using: model.requests, on: info, deadline: ContinuousClock.now + .seconds(1), orphans: false)
+            holds.repair(using: model.requests, on: info, deadline: ContinuousClock.now + .seconds(1), at: .close)
         }
     }
 

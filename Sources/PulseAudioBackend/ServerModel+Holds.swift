@@ -202,6 +202,26 @@ extension ServerModel {
     /// How far apart a cork request and the mute it came with may be seen.
     static let corkMuteWindow = Duration.seconds(2)
 
+    /// Whether module-role-cork is what muted `info`, our playback stream:
+    /// it is loaded, and another client's call (its default trigger role,
+    /// `phone`) plays unmuted on the same sink (it is not global by default).
+    private func isMutedByACall(_ info: PASinkInputInfo) -> Bool {
+        modules.values.contains("module-role-cork")
+            && otherInfos.values.contains { $0.role == "phone" && !$0.corked && !$0.muted && $0.sink == info.sink }
+    }
+
+    /// Our new playback stream arrived muted by module-role-cork: a stream
+    /// made while a call plays is muted and asked to cork as the server puts
+    /// it in place, and that request is sent before libpulse knows the
+    /// stream, so it is lost. The mute is the cork's (the call's end takes it
+    /// back, ``releaseCorkMute(deadline:)``), and the policy hears the request
+    /// it was meant to (in the foreground it then plays against it, seed 002).
+    private func corkedAtBirth() {
+        corkRequestArrived()
+        ownMutedByCork = true
+        if started { emit(.corkRequested) }
+    }
+
     /// After a batch of control calls: a stream that went away meanwhile is
     /// not an error (its hold is dropped with `undo`); another refusal is
     /// thrown, and the refused streams' holds undone.
@@ -249,7 +269,27 @@ extension ServerModel {
         if previous.muted && !info.muted {
             holds.record { $0.release(info.index) { $0.mutedByUs = false } }
         }
-        if echoSource(of: info) == nil { followClean(info) }
+        if !sameVolume(previous.volume.channels, info.volume.channels) { volumeChanged(info) }
+        followClean(info)
+    }
+
+    /// A held stream's volume changed to one that is neither ours (the duck
+    /// volume) nor the one it had before us (our give-back, or a late report
+    /// from before the duck): the user moved it, and the volume is theirs
+    /// now. A duck of ours is over (nothing will put a volume back later);
+    /// a mute of ours still holds it, with the user's volume as what it has
+    /// without us.
+    private func volumeChanged(_ info: PASinkInputInfo) {
+        let now = info.volume.channels
+        guard let held = holds.journal.streams.first(where: { $0.index == info.index }),
+            !(held.duckedTo.map { sameVolume(now, $0) } ?? false), !sameVolume(now, held.original.volume)
+        else { return }
+        holds.record { journal in
+            journal.release(info.index) { stream in
+                stream.duckedTo = nil
+                stream.original.volume = now
+            }
+        }
     }
 
     /// A stream we ducked as soon as it appeared changed its volume for the
@@ -325,6 +365,7 @@ extension ServerModel {
         let previous = ownPlayback
         ownPlayback = info
         noteOwnMute(info.muted, wasMuted: previous?.muted ?? false)
+        if previous == nil && info.muted && isMutedByACall(info) { corkedAtBirth() }
         // New for its first two seconds: pipewire-pulse reports it at volume
         // 0, then at its node's volume, and WirePlumber's restore may come
         // after both.
@@ -376,7 +417,15 @@ extension ServerModel {
     }
 
     /// The change of ours whose echo `info` carries: a held stream or a
-    /// dirty entry of its key whose mute or duck volume it shows.
+    /// dirty entry of its key whose mute or duck volume it shows, or a key
+    /// we touched whose duck volume it shows exactly. The last is ours
+    /// whenever it appears: a restore database can hand it out long after
+    /// our repair (a restarted server reads a saved state older than our
+    /// give-back; WirePlumber ignores a repair written before it is ready),
+    /// and a volume that is exactly our duck of the user's is nobody's
+    /// choice. (A mute is not so plain — the user mutes music, role-cork
+    /// mutes it during calls — so a touched key's mute counts only while it
+    /// is held or just repaired.)
     func echoSource(of info: PASinkInputInfo) -> KeyRepair? {
         guard let key = info.restoreKey else { return nil }
         let journal = holds.journal
@@ -384,9 +433,12 @@ extension ServerModel {
         let now = ContinuousClock.now
         recentlyRepaired = recentlyRepaired.filter { $0.value.until > now }
         let recent = recentlyRepaired.values.map(\.repair)
-        return (recent + journal.streams.compactMap(\.keyRepair)).last { repair in
+        let carried = (recent + journal.streams.compactMap(\.keyRepair)).last { repair in
             repair.key == key
                 && ((repair.mutedByUs && levels.muted) || (repair.duckedTo.map { sameVolume(levels.volume, $0) } ?? false))
+        }
+        return carried ?? journal.touchedKeys.last { repair in
+            repair.key == key && repair.duckedTo.map { sameVolume(levels.volume, $0) } == true
         }
     }
 
@@ -468,15 +520,19 @@ extension ServerModel {
         }
     }
 
-    /// A stream of a key we touched, not held and settled, shows the volume
+    /// A settled stream of a key we touched whose volume is not ours (we do
+    /// not duck it, and it shows no duck volume of ours) shows the volume
     /// the user gives that key now: the key's clean volume follows it. (Its
     /// mute does not: module-role-cork mutes music during calls, and that
     /// is nobody's choice to keep.)
     private func followClean(_ info: PASinkInputInfo) {
-        guard let key = info.restoreKey, holds.journal.touchedKeys.contains(where: { $0.key == key }),
-            !holds.journal.streams.contains(where: { $0.index == info.index })
-        else { return }
+        let journal = holds.journal
         let levels = StreamLevels(muted: info.muted, volume: info.volume.channels)
+        let ours = journal.touchedKeys + journal.streams.compactMap(\.keyRepair) + recentlyRepaired.values.map(\.repair)
+        guard let key = info.restoreKey, journal.touchedKeys.contains(where: { $0.key == key }),
+            journal.streams.first(where: { $0.index == info.index })?.duckedTo == nil,
+            !ours.contains(where: { $0.key == key && $0.duckedTo.map { sameVolume(levels.volume, $0) } == true })
+        else { return }
         holds.record { journal in
             guard let n = journal.touchedKeys.firstIndex(where: { $0.key == key }),
                 journal.touchedKeys[n].clean.volume.count == levels.volume.count

@@ -220,6 +220,11 @@ final class ServerModel {
         reportedDefaultInput = defaultEndpoint(.input)
         reportedMutedInputs = mutedInputs(endpoints)
         fresh = []  // streams already there are not new
+        // The hold repair that ran before this model started wrote every key
+        // we touched: the server may still hand a new stream our change (see
+        // echoSource), recognised as for any repair.
+        let until = ContinuousClock.now + Self.echoGrace
+        for repair in holds.journal.touchedKeys { recentlyRepaired[repair.key] = (repair, until) }
         watchRestoreDatabase(deadline: deadline)
         started = true
         return SystemSnapshot(

@@ -14,38 +14,34 @@ import SoundCore
 /// Confinement: the control loop thread (its timer) or a thread holding the
 /// control lock (`stop`).
 final class StallWatchdog {
-    /// How long an open, uncorked stream may go without a write request: 16
-    /// buffer lengths, at least half a second (a busy machine can hold a
-    /// server back for a while without anything being wrong).
-    let timeout: Duration
     private unowned let connection: Connection
     private let context: PAContext
     private let mainloop: PAMainloop
     private var timer: PATimerBox?
-    /// The stream being judged, the frames it had last time, and since when.
-    private var generation: UInt64 = 0
-    private var frames: UInt64 = 0
-    private var since = ContinuousClock.now
-    /// Reported (or failed) already: nothing more until the next stream.
-    private var done = false
+    private var judge: StallJudge
 
     static let period: UInt64 = 100_000  // µs
+
+    /// How long an open, uncorked stream may go without a write request.
+    var timeout: Duration { judge.timeout }
 
     init(connection: Connection, context: PAContext, mainloop: PAMainloop) {
         self.connection = connection
         self.context = context
         self.mainloop = mainloop
         let configuration = connection.configuration
-        let buffer = Duration.microseconds(
-            Int64(configuration.latency.targetFrames) * 1_000_000 / Int64(max(1, configuration.format.sampleRate)))
-        timeout = max(.milliseconds(500), buffer * 16)
+        judge = StallJudge(
+            timeout: StallJudge.timeout(targetFrames: configuration.latency.targetFrames, sampleRate: configuration.format.sampleRate))
         let box = PATimerBox { [unowned self] in tick() }
         timer = box
         context.arm(box, after: Self.period)
     }
 
     /// The stream failed (its state callback said so): it is not judged again.
-    func streamFailed() { done = true }
+    func streamFailed() {
+        // acquiring: pairs with openPlayback's releasing store.
+        judge.streamFailed(generation: connection.status.pointee.streamGeneration.load(ordering: .acquiring))
+    }
 
     /// Stops the timer. Control lock held.
     func stop() {
@@ -58,23 +54,74 @@ final class StallWatchdog {
         defer { context.arm(timer, after: Self.period) }
         let status = connection.status
         // acquiring: pairs with openPlayback's releasing stores.
-        let current = status.pointee.streamGeneration.load(ordering: .acquiring)
-        let rendered = status.pointee.framesRendered.load(ordering: .relaxed)
-        let now = ContinuousClock.now
-        if current != generation {
-            generation = current
-            done = false
+        let look = StallJudge.Look(
+            generation: status.pointee.streamGeneration.load(ordering: .acquiring),
+            frames: status.pointee.framesRendered.load(ordering: .relaxed),
+            playing: status.pointee.streamOpen.load(ordering: .acquiring)
+                && !status.pointee.corked.load(ordering: .acquiring) && !connection.deviceSuspended)
+        guard let stalled = judge.look(look, at: .now) else { return }
+        connection.events(.streamFailed("our playback stream stalled: no write request for \(stalled) while playing"))
+    }
+}
+
+/// The watchdog's judgement, apart from its timer and the stream: fed what
+/// the stream did at each look, it says when that is a stall. Pure, for its
+/// tests.
+struct StallJudge {
+    /// What the watchdog sees of our stream at one look.
+    struct Look {
+        /// Which stream (a new one starts a new judgement).
+        var generation: UInt64
+        /// Frames the write callback has rendered so far.
+        var frames: UInt64
+        /// Open, uncorked and on a device that is not suspended: the server should be asking.
+        var playing: Bool
+    }
+
+    /// How long an open, uncorked stream may go without rendering.
+    let timeout: Duration
+    /// The stream being judged, the frames it had last time, and since when.
+    private var generation: UInt64?
+    private var frames: UInt64 = 0
+    private var since: ContinuousClock.Instant?
+    /// Reported (or failed) already: nothing more until the next stream.
+    private var done = false
+
+    init(timeout: Duration) { self.timeout = timeout }
+
+    /// 16 buffer lengths, at least half a second (a busy machine can hold a
+    /// server back for a while without anything being wrong).
+    static func timeout(targetFrames: Int, sampleRate: Int) -> Duration {
+        let buffer = Duration.microseconds(Int64(targetFrames) * 1_000_000 / Int64(max(1, sampleRate)))
+        return max(.milliseconds(500), buffer * 16)
+    }
+
+    /// Stream `generation` failed by itself: it is not judged again (even
+    /// when it failed before the first look at it).
+    mutating func streamFailed(generation: UInt64) {
+        if generation != self.generation {
+            self.generation = generation
+            since = nil
         }
-        let playing = status.pointee.streamOpen.load(ordering: .acquiring)
-            && !status.pointee.corked.load(ordering: .acquiring) && !connection.deviceSuspended
-        if !playing || rendered != frames {
-            frames = rendered
-            since = now
-            return
-        }
-        guard !done, now - since >= timeout else { return }
         done = true
-        connection.events(.streamFailed(
-            "our playback stream stalled: no write request for \(now - since) while playing"))
+    }
+
+    /// One look at `now`: how long the stream has gone without rendering
+    /// while playing, when that is a stall to report (once per stream);
+    /// `nil` otherwise. Progress, a pause or a new stream start the wait again.
+    mutating func look(_ look: Look, at now: ContinuousClock.Instant) -> Duration? {
+        if look.generation != generation {
+            generation = look.generation
+            done = false
+            since = nil
+        }
+        guard look.playing, look.frames == frames, let since else {
+            frames = look.frames
+            since = look.playing ? now : nil
+            return nil
+        }
+        guard !done, now - since >= timeout else { return nil }
+        done = true
+        return now - since
     }
 }

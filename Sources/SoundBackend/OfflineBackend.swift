@@ -30,6 +30,10 @@ package final class OfflineBackend: AudioBackend {
         var reconnects = 0
         /// Called before each render (``setBeforeRender(_:)``).
         var beforeRender: (@Sendable () -> Void)?
+        /// Stream creations still to refuse (``failStreamCreations(_:)``), and
+        /// when each creation was asked for.
+        var creationsToFail = 0
+        var creationAttempts: [(at: ContinuousClock.Instant, created: Bool)] = []
     }
 
     private let state = ControlLock(State())
@@ -63,17 +67,41 @@ package final class OfflineBackend: AudioBackend {
     package var performed: [ServerAction] { state.withLock { $0.performed } }
 
     /// The first ``ServerAction/setStreamProperties(_:)`` creates the stream
-    /// (paused), as on a real server; the rest is recorded.
+    /// (paused), as on a real server; the rest is recorded. A creation
+    /// ``failStreamCreations(_:)`` refuses leaves no stream (a real backend
+    /// closes the old one first) and is not recorded in ``performed``.
     package func perform(_ action: ServerAction) throws(SoundEngineError) {
         try state.withLock { s throws(SoundEngineError) in
             guard let configuration = s.configuration else { throw .deviceNotReady("the offline backend is not open") }
-            s.performed.append(action)
             if case .setStreamProperties = action {
+                let refused = s.creationsToFail > 0
+                s.creationAttempts.append((.now, !refused))
+                if refused {
+                    s.creationsToFail -= 1
+                    s.stream = nil
+                    throw .deviceNotReady("the offline backend refused to create the stream (failStreamCreations)")
+                }
                 s.paused = true
                 s.stream = grant(configuration)
             }
+            s.performed.append(action)
         }
     }
+
+    /// Refuses the next `count` stream creations, as a server that cannot
+    /// make the stream does (the engine tries again, then reconnects).
+    package func failStreamCreations(_ count: Int) { state.withLock { $0.creationsToFail = count } }
+
+    /// Every stream creation asked for since `open`: when, and whether it made the stream.
+    package var streamCreationAttempts: [(at: ContinuousClock.Instant, created: Bool)] {
+        state.withLock { $0.creationAttempts }
+    }
+
+    /// What this backend says of its pretend server, as ``open(_:render:events:)``
+    /// returned it: a test injects ``BackendEvent/reconnected(_:)`` with it
+    /// after a ``BackendEvent/system(_:)`` `.connectionLost`, as a real
+    /// backend reports a reconnect.
+    package var serverDescription: ServerDescription { server }
 
     package var grantedStream: GrantedStream? { state.withLock { $0.stream } }
 
@@ -100,6 +128,7 @@ package final class OfflineBackend: AudioBackend {
             s.statistics = BackendStatistics()
             s.performed = []
             s.stream = nil
+            s.creationAttempts = []
         }
         return server
     }

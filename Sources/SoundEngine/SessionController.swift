@@ -457,6 +457,10 @@ final class SessionController: @unchecked Sendable {
             fadeOut()
             clock.start(.advance)  // the old stream goes: keep time while there is none
         }
+        // The old stream's cork requests are void; the new one starts clean.
+        // Said before the new stream exists: a cork request for it (made
+        // during a call) must count, not be voided after it arrived.
+        decide(.system(.ownStreamReplaced))
         do {
             try backend.perform(.setStreamProperties(properties))
         } catch {
@@ -468,8 +472,6 @@ final class SessionController: @unchecked Sendable {
         execution.retry = nil
         execution.everCreated = true
         streamCreated()
-        // The old stream's cork requests are void; the new one starts clean.
-        if replacing { decide(.system(.ownStreamReplaced)) }
         if running && execution.state == .running {
             clock.stop()
             mixer.setMasterGain(1, rampFrames: quantumFrames)

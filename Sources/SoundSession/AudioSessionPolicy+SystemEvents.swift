@@ -57,6 +57,8 @@ extension AudioSessionPolicy {
             guard isConnected, !isOutputLost else { return }
             isOutputLost = true
             pass.lost = true
+            // Cork requests were addressed to the stream that died.
+            corkRequests = 0
             // The streams are created again (the backend still knows the
             // selected devices; other apps' streams are untouched).
             applied.streamProperties = nil
@@ -65,8 +67,9 @@ extension AudioSessionPolicy {
             guard isConnected, isOutputLost else { return }
             isOutputLost = false
             pass.reset = true
-            // Cork requests were addressed to the stream that died.
-            corkRequests = 0
+            // (Cork requests already count for the new stream: the old one's
+            // went with its loss and with ownStreamReplaced, said before the
+            // new one was made.)
         case .inputMuteChanged(let id, let muted):
             guard isConnected, id.direction == .input, registry[id] != nil else { return }
             if muted { mutedInputs.insert(id) } else { mutedInputs.remove(id) }

@@ -26,14 +26,19 @@ package enum SystemEvent: Hashable, Sendable {
     case otherStreamChanged(OtherStream)
     /// Another client's stream went away.
     case otherStreamRemoved(StreamID)
-    /// The server asked our stream to cork (`PA_STREAM_EVENT_REQUEST_CORK`).
+    /// The server asked our stream to cork (`PA_STREAM_EVENT_REQUEST_CORK`),
+    /// or, for a stream of ours made while a call plays, module-role-cork
+    /// muted it as it was made: its request, sent before the client knew the
+    /// stream, never arrives, and the backend reports it in its place.
     case corkRequested
     /// The server lets our stream uncork (`PA_STREAM_EVENT_REQUEST_UNCORK`).
     case uncorkRequested
-    /// Our playback stream was re-created (a category or mode change, a
-    /// stream that failed): cork requests addressed to the old one are void.
-    /// The server never sends the matching uncork to a stream that is gone;
-    /// if the cause still holds it sends the new stream a new cork request.
+    /// Our playback stream is about to be made (again: a category or mode
+    /// change, a stream that failed): cork requests addressed to the old one
+    /// are void. The server never sends the matching uncork to a stream that
+    /// is gone; if the cause still holds, the new stream gets a cork request
+    /// of its own, which counts: the engine says this before it makes the
+    /// new stream.
     case ownStreamReplaced
     /// Our playback (or capture) stream failed while the connection stayed:
     /// the server killed it (`pacmd kill-sink-input`, a destroyed PipeWire
@@ -42,7 +47,8 @@ package enum SystemEvent: Hashable, Sendable {
     /// ``ownStreamRestored``: media services lost, for the game.
     case ownStreamLost
     /// Our streams were created again after ``ownStreamLost``: media
-    /// services reset. Cork requests addressed to the dead stream are void.
+    /// services reset. (Cork requests addressed to the dead stream went with
+    /// the loss; those made for the new stream count.)
     case ownStreamRestored
     /// A source was muted or unmuted (a laptop's mic-mute key mutes the
     /// PulseAudio source; `pa_source_info.mute`). After ``connected(_:)`` the

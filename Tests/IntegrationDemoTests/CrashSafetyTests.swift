@@ -10,7 +10,7 @@ import Testing
 @Suite struct CrashSafetyTests {
     /// The demo, running and holding `music` as `category` makes it: muted
     /// (soloAmbient) or ducked (duckOthers).
-    private func startHolding(
+    func startHolding(
         _ server: PrivateSoundServer, _ music: PlaybackClient, _ runtime: TemporaryFolder, arguments: [String]
     ) throws -> DemoProcess {
         let demo = try DemoProcess(
@@ -78,33 +78,34 @@ import Testing
         #expect(next.staysAsItWas(), "a new music app started lowered: \(String(describing: try? next.sinkInput()))")
     }
 
-    /// Game and guardian killed together (a session that ends with SIGKILL):
-    /// nobody repairs at once; the next engine to start does, before it looks
-    /// at the server.
-    @Test func aGameKilledWithItsGuardianIsRepairedAtTheNextStart() throws {
+    /// Game and guardian killed together (a session that ends with SIGKILL)
+    /// while the game mutes or ducks a music app: nobody repairs at once; the
+    /// next engine to start does, before it looks at the server.
+    @Test(arguments: Hold.allCases)
+    func aGameKilledWithItsGuardianIsRepairedAtTheNextStart(hold: Hold) throws {
         let server = try PrivateSoundServer()
         defer { server.stop() }
         let runtime = try TemporaryFolder()
         let music = try server.startClient(role: "music")
         defer { try? music.stop() }
-        let demo = try startHolding(server, music, runtime, arguments: ["--category", "soloAmbient"])
-        #expect(eventually { isMuted(music) })
+        let demo = try startHolding(server, music, runtime, arguments: hold.arguments)
+        #expect(eventually { hold.isHeld(try? music.sinkInput()) }, "the game does not \(hold) the music app")
         let guardianProcess = try #require(guardian(of: demo.pid))
         kill(guardianProcess, SIGKILL)
         demo.crash()
         #expect(eventually { hasEnded(guardianProcess) })
-        #expect(isMuted(music), "something gave the music back although game and guardian were killed")
+        #expect(hold.isHeld(try? music.sinkInput()), "something gave the music back although game and guardian were killed")
         #expect(runtime.journals.count == 1)
 
-        // The next start, in a mixable category that silences nothing itself.
+        // The next start, in a mixable category that silences and ducks nothing itself.
         let next = try startHolding(server, music, runtime, arguments: ["--category", "ambient"])
         defer { try? next.send(#"{"cmd":"quit"}"#) }
-        #expect(music.isAsItWas, "initialize returned and the music app is still muted")
+        #expect(music.isAsItWas, "initialize returned and the music app is still held: \(String(describing: try? music.sinkInput()))")
         #expect(eventually { runtime.journals.isEmpty }, "the dead game's journal was left: \(runtime.journals)")
         try music.stop()
         let another = try server.startClient(role: "music")
         defer { try? another.stop() }
-        #expect(another.staysAsItWas(), "a new music app started muted: \(String(describing: try? another.sinkInput()))")
+        #expect(another.staysAsItWas(), "a new music app started held (\(hold)): \(String(describing: try? another.sinkInput()))")
     }
 
     /// Issue 15's shortest reproduction: a soloAmbient game holds a music

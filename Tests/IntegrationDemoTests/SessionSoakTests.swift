@@ -52,6 +52,8 @@ private final class Soak {
     var suspended = false
     var inBackground = false
     var lastRestart = Date()
+    /// Where the demo's output stood when the server was last killed.
+    var restartMark: Int?
     /// The game's descriptors and threads after it settled.
     var baseline: (descriptors: Int, threads: Int) = (0, 0)
     var events: [String] = []
@@ -147,6 +149,7 @@ private final class Soak {
             // PulseAudio writes its restore database 10 s after a change: a
             // restart sooner would lose the user's own volume, not ours.
             note("server killed and restarted")
+            restartMark = demo.mark
             server.crash()
             try server.restart()
             lastRestart = Date()
@@ -180,6 +183,12 @@ private final class Soak {
     /// playback + mixWithOthers.
     func calmDown() throws {
         note("calm")
+        // A game told that media services were lost sets its session again
+        // once they are reset (until then the engine refuses, as the random
+        // steps' notes show): a calm that begins during a restart waits.
+        if let mark = restartMark {
+            _ = try demo.firstLine(from: mark, within: .seconds(15)) { $0["event"] as? String == "mediaServicesWereReset" }
+        }
         if let phone = call { try phone.stop() }
         call = nil
         if let device = headphones { try device.remove() }

@@ -63,6 +63,8 @@ func interposedSetWriteCallback(
         wrapper.initialize(to: CountedCallback(callback: callback, userdata: userdata, slot: slot))
         requests.withLock { $0[me]?.installed.append(Installed(pointer: wrapper)) }
         libpulseSetWriteCallback(stream, countedWriteCallback, UnsafeMutableRawPointer(wrapper))
+    } else if let callback, let stall = StallSwitch.installing(on: me) {
+        libpulseSetWriteCallback(stream, stallableWriteCallback, stall.wrap(callback, userdata))
     } else {
         libpulseSetWriteCallback(stream, callback, userdata)
     }

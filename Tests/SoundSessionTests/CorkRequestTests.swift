@@ -69,6 +69,25 @@ import Testing
         #expect(policy.handle(.uncorkRequested).interruptions == [.ended(shouldResume: true)])
     }
 
+    /// The engine says ownStreamReplaced before it makes the new stream, so
+    /// a cork request for the new one (module-role-cork asks a stream made
+    /// during a call at once) arrives after it and counts, also when the new
+    /// stream replaces one that was lost: the stream coming back does not
+    /// void it. The lost stream's own requests went with it.
+    @Test func aCorkRequestForAStreamMadeAgainCounts() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.playback))
+        #expect(policy.handle(.corkRequested).interruptions == [.began(.serverCorkRequest)])
+        #expect(policy.handle(.ownStreamLost).interruptions == [.ended(shouldResume: true)], "the lost stream's cork is void")
+        _ = policy.handle(.ownStreamReplaced)
+        #expect(policy.handle(.corkRequested).interruptions == [.began(.serverCorkRequest)])
+        let outputs = policy.handle(.ownStreamRestored)
+        #expect(
+            outputs == [.action(.pauseEngine(.interrupted)), .notification(.mediaServicesWereReset)],
+            "the new stream's cork was voided: \(outputs)")
+        #expect(policy.engineState == .paused(.interrupted))
+        #expect(policy.handle(.uncorkRequested).interruptions == [.ended(shouldResume: true)])
+    }
+
     @Test func aReplacedStreamWhileNothingCorksChangesNothing() throws {
         var policy = try AudioSessionPolicy.connected(.with(.playback))
         #expect(policy.handle(.ownStreamReplaced).isEmpty)

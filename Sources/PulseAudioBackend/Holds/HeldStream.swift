@@ -65,6 +65,23 @@ struct KeyRepair: Sendable, Hashable, Codable {
         return changed ? fixed : nil
     }
 
+    /// Whether `levels` (a stream of this key) carry one of our changes:
+    /// our mute where the clean state is unmuted, or our duck volume.
+    func isCarried(by levels: StreamLevels) -> Bool {
+        let restoration = restoration(of: levels)
+        return restoration.muted != nil || restoration.volume != nil
+    }
+
+    /// What a stream of this key showing `levels` gets back: `muted` false
+    /// where it carries our mute, `volume` the clean volume where it carries
+    /// our duck (each `nil` where it carries nothing of ours).
+    func restoration(of levels: StreamLevels) -> (muted: Bool?, volume: [UInt32]?) {
+        let unmute = mutedByUs && levels.muted && !clean.muted
+        let ducked = duckedTo.map { sameVolume(levels.volume, $0) } ?? false
+        let volume = ducked && !sameVolume(levels.volume, clean.volume) && clean.volume.count == levels.volume.count
+        return (unmute ? false : nil, volume ? clean.volume : nil)
+    }
+
     /// The entry to write where the database cannot be read (pipewire-pulse:
     /// its read lists only what was written through the extension).
     var cleanEntry: PARestoreEntry {

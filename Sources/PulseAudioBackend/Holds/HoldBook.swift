@@ -85,14 +85,31 @@ final class HoldBook: @unchecked Sendable {
         }
     }
 
-    /// At every connect, before the server model looks at the server: gives
-    /// back what this engine still held (its connection was lost or killed
-    /// while it held streams), then what engines that died left in their
-    /// journals. Journals of this server are repaired on `runner`'s
-    /// connection, those of other servers on a short connection of their own
-    /// (or left for later when that server does not answer). Loop lock held.
+    /// When a repair runs: at a connect, or at close.
+    enum Moment {
+        /// Before the server model looks at the server (`initialize`, every
+        /// reconnect): what this engine held is given back, and what engines
+        /// that died left in their journals.
+        case connect
+        /// At close, on the connection still open: what this engine held and
+        /// every entry it touched.
+        case close
+    }
+
+    /// Gives back what this engine still held (at a connect: its connection
+    /// was lost or killed while it held streams), then, at a connect, what
+    /// engines that died left in their journals. Journals of this server are
+    /// repaired on `runner`'s connection, those of other servers on a short
+    /// connection of their own (or left for later when that server does not
+    /// answer). Loop lock held.
+    ///
+    /// At a connect the touched keys stay in the journal: the server may
+    /// still hand out our change (a restarted server reads a saved state
+    /// older than our give-back, and WirePlumber ignores a repair written
+    /// before it is ready), so the server model keeps recognising it as ours
+    /// on the streams it reaches (``ServerModel/echoSource(of:)``).
     func repair(
-        using runner: RequestRunner, on server: PAServerInfo, deadline: ContinuousClock.Instant, orphans: Bool = true
+        using runner: RequestRunner, on server: PAServerInfo, deadline: ContinuousClock.Instant, at moment: Moment
     ) {
         let own = journal
         if !own.isEmpty {
@@ -100,13 +117,13 @@ final class HoldBook: @unchecked Sendable {
                 try HoldRepair.repair(own, using: runner, on: server, deadline: deadline)
                 record {
                     $0.streams = []
-                    $0.touchedKeys = []
+                    if moment == .close { $0.touchedKeys = [] }
                 }
             } catch {
                 warn("could not give back what we held on \(own.server?.name ?? "the server"): \(error)")
             }
         }
-        guard orphans, let directory = try? HoldJournalFile.directory(directorySetting).get() else { return }
+        guard moment == .connect, let directory = try? HoldJournalFile.directory(directorySetting).get() else { return }
         for stem in HoldJournalFile.stems(in: directory, except: journalStem) {
             guard let orphan = HoldJournalFile.claim(stem) else { continue }  // its engine or guardian lives
             guard let journal = orphan.read(), !journal.isEmpty, let origin = journal.server else {
