@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "SoundSessionTests", dependencies: ["SoundSession", "SoundCore", "SoundServerSupport"]),
         .testTarget(
             name: "SoundMixerTests",
-            dependencies: ["SoundMixer", "SoundCore", "SoundDecoding", "CAllocationCounter", "SoundServerSupport"]
+            dependencies: ["SoundMixer", "SoundEffects", "SoundCore", "SoundDecoding", "CAllocationCounter", "SoundServerSupport"]
         ),
         .testTarget(name: "SoundEffectsTests", dependencies: ["SoundEffects"], swiftSettings: strict),
         .testTarget(

@@ -94,7 +94,7 @@ extension Mixer {
 
     /// Applies `edit` to a copy of the graph; when it succeeds, stores it and
     /// publishes the compiled plan.
-    private func editGraph<T>(_ edit: (inout BusGraph) throws(SoundEngineError) -> T) throws(SoundEngineError) -> T {
+    func editGraph<T>(_ edit: (inout BusGraph) throws(SoundEngineError) -> T) throws(SoundEngineError) -> T {
         try control.withLock { state throws(SoundEngineError) in
             var graph = state.graph
             let result = try edit(&graph)
@@ -102,6 +102,8 @@ extension Mixer {
             let back = state.backPlan
             let entries = core.pointee.planEntries + back * configuration.maxBuses
             core.pointee.planCounts[back] = graph.compile(into: entries)
+            state.planGeneration += 1
+            core.pointee.planGenerations[back] = state.planGeneration
             // releasing: pairs with the render thread's acquiring exchange in
             // takePublishedPlan, publishing the plan written above. acquiring:
             // pairs with its releasing half, so the buffer we get back (its

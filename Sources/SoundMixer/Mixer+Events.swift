@@ -15,6 +15,7 @@ extension Mixer {
     /// end over first (docs/mixer.md, "The queues"). Only meter readings and
     /// starvation notices can be lost to a full ring (``MixerEvent/eventsDropped(_:)``).
     package func drainEvents(_ body: (MixerEvent) -> Void) {
+        reclaimEffects()
         var events: [MixerEvent] = []
         drain.withLock { _ in
             var popped: [RenderEvent] = []

@@ -56,7 +56,12 @@ package final class Mixer: @unchecked Sendable {
 
     deinit {
         streamer.stop()
-        control.withLock { $0.arena.removeAll() }
+        control.withLock { state in
+            state.arena.removeAll()
+            for bus in state.graph.buses { for effect in bus.effects { effect?.block.free() } }
+            for retired in state.retiredEffects { retired.block.free() }
+            state.retiredEffects.removeAll()
+        }
         RenderCore.destroy(core)
     }
 

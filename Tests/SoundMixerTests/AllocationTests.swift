@@ -3,6 +3,7 @@ import CAllocationCounter
 import Foundation
 import SoundCore
 import SoundMixer
+import SoundEffects
 import Synchronization
 import Testing
 
@@ -61,6 +62,14 @@ struct AllocationTests {
             name: "loop", loop: LoopRegion(start: 1000, end: 4000))
         let stream = try mixer.loadStream(name: "music") { MemorySource(sine(frequency: 220, rate: 32_000, frames: 64_000)) }
         let bus = try mixer.createBus(name: "sfx")
+        // Every kind of insert effect, a compressor keyed by another bus, and a reverb aux bus voices send to.
+        let key = try mixer.createBus(name: "key")
+        let room = try mixer.createBus(name: "room")
+        try mixer.setBusEffect(bus, index: 0, (.parametricEQ, try EffectParameters.parametricEQ(bands: [EQBand(.peak, frequency: 1000, gain: 6, q: 2)])))
+        try mixer.setBusEffect(bus, index: 1, (.compressor, try EffectParameters.compressor(threshold: -30)), sidechain: key)
+        try mixer.setBusEffect(bus, index: 2, (.delay, try EffectParameters.delay(time: 30)))
+        try mixer.setBusEffect(room, index: 0, (.reverb, try EffectParameters.reverb(rt60: 0.5)))
+        try mixer.setBusEffect(.master, index: 0, (.limiter, try EffectParameters.limiter(ceiling: -3)))
         // Music that streams through the whole run (the voices the loop below
         // starts are often stopped before their ring is ready): pre-filled
         // before the render thread starts, so it plays at least that much.
@@ -97,12 +106,18 @@ struct AllocationTests {
             case 1: if let v = try? mixer.play(loopSound, VoiceParameters(pitch: 0.8, loop: true, quality: .sinc, priority: round % 97, whenInaudible: .resume)) { voices.append(v) }
             case 2: if let v = try? mixer.play(stream, VoiceParameters(loop: true, quality: .cubic)) { voices.append(v) }
             case 3: if let v = voices.popLast() { try? mixer.stop(v, fadeOutFrames: 300) }
-            case 4: try? mixer.setBusVolume(bus, Float(round % 4) / 3, rampFrames: 500)
+            case 4:
+                try? mixer.setBusVolume(bus, Float(round % 4) / 3, rampFrames: 500)
+                // Effect parameters move; now and then an effect is replaced (a new plan, a retired block).
+                try? mixer.setBusEffectParameter(room, index: 0, parameter: EffectParameters.Reverb.wet, value: Float(round % 10) / 10)
+                try? mixer.setBusEffectParameter(bus, index: 0, parameter: EffectParameters.EQ.gain(band: 0), value: Float(round % 13) - 6)
+                if round % 60 == 4 { try? mixer.setBusEffect(bus, index: 2, round % 120 == 4 ? nil : (.delay, EffectParameters.defaults(for: .delay))) }
+                if round == 2000 { try? mixer.setOutputFormat(StreamFormat(sampleRate: 48_000, channelCount: 6, sampleFormat: .int16)) }
             default:
                 guard let v = voices.last else { break }
                 switch (round / 6) % 5 {
                 case 1: try? mixer.setPan(v, Float(round % 3) - 1)
-                case 2: try? mixer.setSend(v, index: round % 4, bus: .master, gain: Float(round % 3) / 2)  // the sends path
+                case 2: try? mixer.setSend(v, index: round % 4, bus: round % 2 == 0 ? room : key, gain: Float(round % 3) / 2)  // the sends path
                 case 4: if (try? mixer.seek(v, to: .frame(round % 3000))) != nil { seeks.add(1, ordering: .relaxed) }  // a stream's too: a new ring, a fade slot
                 case 3: try? mixer.setVolumeAndPan(v, volume: 0.5, pan: Float(round % 3) - 1)
                 default: try? mixer.setLowPass(v, cutoffHz: round % 4 == 0 ? nil : Float(200 + round % 5000))

@@ -1,4 +1,5 @@
 import SoundCore
+import SoundEffects
 
 /// The bus tree as the control side edits it: names, parents, volumes,
 /// mutes and the background-music flag. Compiled into a render plan after
@@ -14,6 +15,14 @@ struct BusGraph {
         /// Ramp of the last change to this bus, in frames.
         var rampFrames = 0
         var meterEvents = false
+        /// Insert effects, slot by slot (``Mixer/effectsPerBus``).
+        var effects: [Effect?] = Array(repeating: nil, count: Mixer.effectsPerBus)
+    }
+
+    /// An insert effect: its memory, and the bus keying it (-1: none).
+    struct Effect {
+        var block: EffectBlock
+        var sidechain: Int
     }
 
     private(set) var buses: [Bus]
@@ -63,6 +72,34 @@ struct BusGraph {
         for i in buses.indices where buses[i].mutedForBackgroundMusic { buses[i].rampFrames = fadeFrames }
     }
 
+    /// Puts `effect` in slot `index` of `bus` and returns what was there.
+    mutating func setEffect(_ bus: Int, _ index: Int, _ effect: Effect?) -> Effect? {
+        let old = buses[bus].effects[index]
+        buses[bus].effects[index] = effect
+        return old
+    }
+
+    /// Refuses sidechains that cannot be mixed before the bus they key: the
+    /// bus itself, an ancestor (mixed after its children), or a chain of
+    /// sidechains and children that comes back to the bus.
+    func checkOrder() throws(SoundEngineError) {
+        var state = [UInt8](repeating: 0, count: buses.count)  // 0 new, 1 on the path, 2 done
+        var children = [[Int]](repeating: [], count: buses.count)
+        for i in 1..<buses.count { children[buses[i].parent].append(i) }
+        func visit(_ bus: Int) throws(SoundEngineError) {
+            if state[bus] == 2 { return }
+            if state[bus] == 1 {
+                throw .invalidParameter(
+                    "bus '\(buses[bus].name)' would have to be mixed before itself: a sidechain keys a bus on one it feeds")
+            }
+            state[bus] = 1
+            for child in children[bus] { try visit(child) }
+            for effect in buses[bus].effects { if let key = effect?.sidechain, key >= 0 { try visit(key) } }
+            state[bus] = 2
+        }
+        for bus in buses.indices { try visit(bus) }
+    }
+
     /// The gain the render thread ramps the bus to.
     func gain(_ bus: Int) -> Float {
         let b = buses[bus]
@@ -75,11 +112,24 @@ struct BusGraph {
         var children = [[Int]](repeating: [], count: buses.count)
         for i in 1..<buses.count { children[buses[i].parent].append(i) }
         var count = 0
+        var done = [Bool](repeating: false, count: buses.count)
+        // Children first, and a sidechain's bus before the bus it keys
+        // (``checkOrder()`` refused every order that loops).
         func visit(_ bus: Int) {
+            guard !done[bus] else { return }
+            done[bus] = true
             for child in children[bus] { visit(child) }
-            entries[count] = PlanEntry(
+            var entry = PlanEntry(
                 bus: Int32(bus), parent: Int32(buses[bus].parent), gain: gain(bus),
                 rampFrames: Int32(buses[bus].rampFrames), meterEvents: buses[bus].meterEvents)
+            for effect in buses[bus].effects {
+                guard let effect else { continue }
+                if effect.sidechain >= 0 { visit(effect.sidechain) }
+                entry.effects[Int(entry.effectCount)] = effect.block.pointer
+                entry.sidechains[Int(entry.effectCount)] = Int16(effect.sidechain)
+                entry.effectCount += 1
+            }
+            entries[count] = entry
             count += 1
         }
         visit(0)

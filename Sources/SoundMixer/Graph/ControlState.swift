@@ -70,6 +70,11 @@ struct ControlState {
     var arena = SoundArena()
     /// The plan buffer the control side writes next (triple buffer).
     var backPlan = 2
+    /// Plans published so far (the next one's generation).
+    var planGeneration: UInt64 = 0
+    /// Effects taken out of the graph, with the generation of the first
+    /// plan without them: freed once the render thread took that plan.
+    var retiredEffects: [(block: EffectBlock, generation: UInt64)] = []
 
     init(_ c: MixerConfiguration) {
         voices = Array(repeating: Voice(), count: c.maxVoices)

@@ -28,6 +28,10 @@ enum Command: BitwiseCopyable {
     case seek(slot: UInt32, generation: UInt32, frame: Int64, stream: Int16)
     /// Place a voice over the speakers of a surround mix (``PlacementCommand``).
     case place(PlacementCommand)
+    /// Move parameter `parameter` of the insert effect at `block` (an
+    /// ``EffectBlock``'s memory, alive until a plan without it is taken,
+    /// which comes after this command) to `value` over `rampFrames`.
+    case setEffectParameter(block: UnsafeMutableRawPointer, parameter: UInt8, value: Float, rampFrames: Int32)
     /// Stop every voice with this fade.
     case stopAll(fadeFrames: Int32)
     /// Stop the sound's voices with the de-click fade, then release its memory

@@ -13,6 +13,9 @@ extension RenderCore {
         // control side's acquiring exchange sees we are done reading it.
         let previous = shared.pointee.planMiddle.exchange(UInt32(frontPlan), ordering: .acquiringAndReleasing)
         frontPlan = Int(previous & 3)
+        // releasing: pairs with the control side's acquiring load in
+        // reclaimEffects: nothing of an older plan is read after this.
+        shared.pointee.planTaken.store(planGenerations[frontPlan], ordering: .releasing)
     }
 
     /// Runs the plan: each bus's gain ramp and meter, summed into its parent;
@@ -37,14 +40,18 @@ extension RenderCore {
             }
             let isMaster = entry.parent < 0
             if !state.pointee.dirty {
-                if !isMaster {
+                // A bus nothing fed is skipped, unless an effect's tail still rings.
+                if !isMaster && !effectsRing(entry) {
                     state.pointee.gain.advance(quantum)
+                    state.pointee.heard = false
                     meter(bus, measured: false, events: entry.meterEvents)
                     continue
                 }
                 clearBus(bus)
             }
             state.pointee.dirty = false
+            state.pointee.heard = true
+            if entry.effectCount > 0 { runEffects(entry, bus: bus) }
             applyRamp(&state.pointee.gain, bus: bus)
             if isMaster {
                 applyRamp(&masterGain, bus: bus)

@@ -1,3 +1,4 @@
+import SoundEffects
 /// Applying control → render commands, at the start of each quantum.
 extension RenderCore {
     @_noLocks
@@ -46,6 +47,11 @@ extension RenderCore {
                     continue
                 }
                 seek(voice, to: Int(frame), stream: Int(stream))
+            case .setEffectParameter(let block, let parameter, let value, let rampFrames):
+                let effect = block.assumingMemoryBound(to: RenderEffect.self)
+                var target = effect.pointee.target
+                target.values[Int(parameter) & 31] = value
+                effect.pointee.setTarget(target, rampFrames: Int(rampFrames))
             case .place(let placement):
                 guard let voice = voice(placement.slot, placement.generation) else { continue }
                 place(voice, placement)

@@ -135,6 +135,11 @@ struct RenderCore {
     let planEntries: UnsafeMutablePointer<PlanEntry>
     /// Valid entries of each plan (written by whoever owns that buffer).
     let planCounts: UnsafeMutablePointer<Int>
+    /// Each plan buffer's generation (written with it by the control side).
+    let planGenerations: UnsafeMutablePointer<UInt64>
+    /// ``RenderCore/maxChannels`` silent planes: the sidechain of a keying
+    /// bus that has nothing this quantum (render; never written).
+    let silentPlanes: UnsafeMutablePointer<Float>
     /// The plan the render thread mixes with (render).
     var frontPlan = 0
 
@@ -246,7 +251,8 @@ extension RenderCore {
                 streams: streams, maxStreams: c.maxStreams,
                 busBuffers: busBuffers, busStates: table(c.maxBuses, RenderBusState()), meters: meters,
                 planEntries: table(3 * c.maxBuses, PlanEntry(bus: 0, parent: -1, gain: 1, rampFrames: 0, meterEvents: false)),
-                planCounts: table(3, 1),
+                planCounts: table(3, 1), planGenerations: table(3, UInt64(0)),
+                silentPlanes: table(Self.maxChannels * c.quantumFrames, Float(0)),
                 carryOffset: c.quantumFrames, engineRate: Double(c.sampleRate)))
         return core
     }
@@ -293,6 +299,8 @@ extension RenderCore {
         c.meters.deallocate()
         c.planEntries.deallocate()
         c.planCounts.deallocate()
+        c.planGenerations.deallocate()
+        c.silentPlanes.deallocate()
         core.deinitialize(count: 1)
         core.deallocate()
     }

@@ -14,6 +14,21 @@ struct PlanEntry: BitwiseCopyable {
     var rampFrames: Int32
     /// Post a ``MixerEvent/meter(_:_:)`` event at the end of each meter window.
     var meterEvents: Bool
+    /// Insert effects in order, `effectCount` of them: each an
+    /// ``EffectBlock``'s memory (a ``RenderEffect`` then its state), owned
+    /// by the control side until a plan without it has been taken.
+    var effectCount: UInt8 = 0
+    var effects: InlineArray<4, UnsafeMutableRawPointer?> = InlineArray(repeating: nil)
+    /// The bus keying each effect's detector (a compressor's sidechain), or -1.
+    var sidechains: InlineArray<4, Int16> = InlineArray(repeating: -1)
+
+    init(bus: Int32, parent: Int32, gain: Float, rampFrames: Int32, meterEvents: Bool) {
+        self.bus = bus
+        self.parent = parent
+        self.gain = gain
+        self.rampFrames = rampFrames
+        self.meterEvents = meterEvents
+    }
 }
 
 /// The render thread's running state of one bus.
@@ -21,6 +36,9 @@ struct RenderBusState: BitwiseCopyable {
     var gain = GainRamp(1)
     /// The bus buffer holds this quantum's audio (else it is silent and stale).
     var dirty = false
+    /// The bus was mixed this quantum (its buffer holds its output until
+    /// the next quantum): a sidechain may read it.
+    var heard = false
     /// Metering window accumulators.
     var peak: Float = 0
     var sumSquares: Double = 0

@@ -44,6 +44,10 @@ struct SharedAtomics: ~Copyable {
     /// bit 2 set when the control side has published a plan the render
     /// thread has not taken yet.
     let planMiddle = Atomic<UInt32>(1)
+    /// The generation of the plan the render thread mixes with (stored,
+    /// releasing, each time it takes one): effects only older plans held
+    /// can be freed (``Mixer/reclaimEffects()``).
+    let planTaken = Atomic<UInt64>(0)
 }
 
 /// The output format as one atomic word: rate (bits 0–31), channels (32–47),
