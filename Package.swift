@@ -9,7 +9,7 @@
 //   PulseAudioBackend ──► SoundBackend, SoundSession, CPulseAudio, CGuardianHook   (the only importer of libpulse)
 //   SoundDecoding ──► SoundCore, CSndFile                (the only importer of libsndfile)
 //   SoundMixer ──► SoundCore, CMixKernels, SoundEffects  (SoundEffects: bus insert effects, no dependencies)
-//   SoundContent ──► SoundCore                        (bank files: model, parser, validation)
+//   SoundContent ──► SoundCore, SoundEffects                        (bank files: model, parser, validation)
 //   SoundBackend ──► SoundSession ──► SoundCore          (a backend reports SystemEvents, performs ServerActions)
 import PackageDescription
 
@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "SoundMixer", dependencies: ["SoundCore", "CMixKernels", "SoundEffects"], swiftSettings: strict),
         .target(name: "SoundDecoding", dependencies: ["SoundCore", "CSndFile"], swiftSettings: strict),
         .target(name: "SoundBackend", dependencies: ["SoundCore", "SoundSession"], swiftSettings: strict),
-        .target(name: "SoundContent", dependencies: ["SoundCore"], swiftSettings: strict),
+        .target(name: "SoundContent", dependencies: ["SoundCore", "SoundEffects"], swiftSettings: strict),
         .target(
             name: "PulseAudioBackend",
             dependencies: ["SoundBackend", "SoundSession", "SoundCore", "CPulseAudio", "CGuardianHook"],
@@ -68,7 +68,7 @@ let package = Package(
             name: "SoundEngine",
             dependencies: [
                 "SoundCore", "SoundSession", "SoundMixer", "SoundDecoding", "SoundBackend", "PulseAudioBackend",
-                "SoundContent",
+                "SoundContent", "SoundEffects",
             ],
             swiftSettings: strict
         ),
@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "SoundEngineTests",
             dependencies: [
-                "SoundEngine", "SoundCore", "SoundSession", "SoundMixer", "SoundBackend", "SoundContent",
+                "SoundEngine", "SoundCore", "SoundSession", "SoundMixer", "SoundBackend", "SoundContent", "SoundEffects",
                 "PulseAudioBackend", "CAllocationCounter", "SoundServerSupport",
             ]
         ),

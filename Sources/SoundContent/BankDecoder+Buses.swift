@@ -3,7 +3,7 @@ extension BankDecoder {
     mutating func bus(_ name: String, _ node: JSONNode, at path: JSONPath) -> BankBus? {
         guard
             let fields = object(node, at: path, what: "bus '\(name)'",
-                                optional: ["parent", "volume", "muteForBackgroundMusic", "ducking", "aux"])
+                                optional: ["parent", "volume", "muteForBackgroundMusic", "ducking", "aux", "effects"])
         else { return nil }
         if options.existingBuses.contains(name) || name == "master" {
             report(path, at: fields.offset, "bus '\(name)' exists already (the master bus or an earlier bank's bus)")
@@ -14,7 +14,7 @@ extension BankDecoder {
             volumeDB: decibels(fields, "volume"),
             muteForBackgroundMusic: bool(fields, "muteForBackgroundMusic", default: false),
             ducking: ducking(fields, owner: name),
-            aux: bool(fields, "aux", default: false))
+            aux: bool(fields, "aux", default: false), effects: effects(fields, of: name))
     }
 
     /// A bus's `"ducking"` rules.

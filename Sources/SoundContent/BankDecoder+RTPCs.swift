@@ -1,7 +1,7 @@
 extension BankDecoder {
     /// The words of an RTPC binding's `"target"`.
     enum RTPCTargetType: String, CaseIterable {
-        case volume, pitch, lowPass, busVolume, auxSendVolume
+        case volume, pitch, lowPass, busVolume, auxSendVolume, effect
 
         /// The target parameter's range and unit (the curve's `y`).
         var range: (ClosedRange<Double>, String) {
@@ -9,6 +9,8 @@ extension BankDecoder {
             case .volume, .busVolume, .auxSendVolume: (BankLimits.volumeDB, "dB")
             case .pitch: (BankLimits.pitchCents, "cents")
             case .lowPass: (BankLimits.lowPassHz, "Hz")
+            // The parameter's own range is checked once the effect is known (BankCheck).
+            case .effect: (BankLimits.rtpcValue, "(the parameter's unit)")
             }
         }
     }
@@ -40,7 +42,13 @@ extension BankDecoder {
     /// One RTPC binding: `{"target": "pitch", "sound": "engine", "curve": …}`.
     private mutating func binding(_ node: JSONNode, at path: JSONPath) -> RTPCBinding? {
         let type = typeWord(node, at: path, as: RTPCTargetType.self, key: "target")
-        let objectKeys = type == .busVolume ? ["bus"] : type == nil ? ["sound", "container", "bus"] : ["sound", "container"]
+        let objectKeys =
+            switch type {
+            case .busVolume: ["bus"]
+            case .effect: ["bus", "effect", "parameter"]
+            case nil: ["sound", "container", "bus", "effect", "parameter"]
+            default: ["sound", "container"]
+            }
         guard let fields = object(node, at: path, what: "an RTPC binding", required: ["target", "curve"],
                                   optional: objectKeys),
             let type
@@ -52,6 +60,13 @@ extension BankDecoder {
         case .pitch: target = objectTarget(fields).map { .pitch(object: $0) }
         case .lowPass: target = objectTarget(fields).map { .lowPass(object: $0) }
         case .auxSendVolume: target = objectTarget(fields).map { .auxSendVolume(object: $0) }
+        case .effect:
+            let slot = integer(fields, "effect", default: 0, range: 0...(BankLimits.busEffects - 1))
+            let parameter = name(fields, "parameter")
+            if parameter == nil { report(path, at: fields.offset, "an effect binding names its \"parameter\"") }
+            target = reference(fields, "bus", as: .bus).flatMap { bus in
+                parameter.map { .effectParameter(bus: bus, effect: slot, parameter: $0) }
+            }
         }
         let (range, unit) = type.range
         let mapping = fields["curve"].flatMap {

@@ -32,4 +32,6 @@ package enum BankLimits {
     /// Aux sends a voice can have (a sound's own and its game object's
     /// together); a sound may declare at most this many.
     package static let auxSends = 4
+    /// Insert effects a bus may have (Wwise: four bus effects).
+    package static let busEffects = 4
 }

@@ -1,3 +1,5 @@
+package import SoundEffects
+
 // The content model: what a sound designer writes in a bank file (docs/banks.md),
 // after parsing and validation. Plain values; every name a definition uses
 // has been checked to resolve when a `Bank` exists (BankParser guarantees it).
@@ -314,11 +316,14 @@ package struct BankBus: Sendable, Hashable {
     /// An auxiliary bus (Wwise's aux bus): sends of sounds and game objects
     /// may go to it, typically to a reverb on it. It is mixed like any bus.
     package var aux: Bool
+    /// Its insert effects, in order (at most ``BankLimits/busEffects``).
+    package var effects: [BankEffect] = []
 
     package init(
         name: String, parent: String = "master", volumeDB: Double = 0, muteForBackgroundMusic: Bool = false,
-        ducking: [BankDucking] = [], aux: Bool = false
+        ducking: [BankDucking] = [], aux: Bool = false, effects: [BankEffect] = []
     ) {
+        self.effects = effects
         self.aux = aux
         self.name = name
         self.parent = parent
@@ -375,6 +380,24 @@ package enum RTPCTarget: Sendable, Hashable {
     /// The aux-send level (dB, added) of every voice a sound or container
     /// plays, for all its sends.
     case auxSendVolume(object: String)
+    /// A parameter (named as in banks) of the insert effect in slot
+    /// `effect` of `bus`, in the bank's units. Global value only.
+    case effectParameter(bus: String, effect: Int, parameter: String)
+}
+
+/// One insert effect of a bus: its kind, its parameters in the engine's
+/// units (``EffectParameterInfo/bankScale`` converts), and the bus keying
+/// a compressor, if any.
+package struct BankEffect: Sendable, Hashable {
+    package var kind: EffectKind
+    package var parameters: EffectParameters
+    package var sidechain: String?
+
+    package init(kind: EffectKind, parameters: EffectParameters? = nil, sidechain: String? = nil) {
+        self.kind = kind
+        self.parameters = parameters ?? .defaults(for: kind)
+        self.sidechain = sidechain
+    }
 }
 
 /// One use of an RTPC: a curve from its value to a target's parameter.

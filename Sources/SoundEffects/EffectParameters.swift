@@ -374,3 +374,15 @@ extension EffectParameters {
         return try p.validated(as: .reverb)
     }
 }
+
+extension EffectParameters: Hashable {
+    /// Equal when every value is (control side: banks compare definitions).
+    package static func == (a: EffectParameters, b: EffectParameters) -> Bool {
+        for i in 0..<32 where a.values[i] != b.values[i] { return false }
+        return true
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        for i in 0..<32 { hasher.combine(values[i]) }
+    }
+}

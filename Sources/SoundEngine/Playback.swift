@@ -272,6 +272,37 @@ final class Playback: Sendable {
         try mixer.setBusMutedForBackgroundMusic(bus, mutedForBackgroundMusic)
     }
 
+    /// Puts an insert effect in slot `index` (0…3) of `bus`, or removes it (`nil`).
+    func setBusEffect(_ bus: BusID, index: Int, _ effect: SoundEngine.BusEffect?) throws(SoundEngineError) {
+        try checkAlive()
+        let resolved = try effect?.resolved()
+        try mixer.setBusEffect(
+            bus, index: index, resolved.map { ($0.kind, $0.parameters) }, sidechain: resolved?.sidechain)
+    }
+
+    /// Moves the parameter `name` (as banks name it, in their units:
+    /// seconds for times) of the effect in slot `index` of `bus` to `value`
+    /// over `ramp` (`.zero`: one quantum).
+    func setBusEffectParameter(_ bus: BusID, index: Int, _ name: String, _ value: Float, ramp: Duration)
+        throws(SoundEngineError)
+    {
+        try checkAlive()
+        guard let effect = mixer.busEffect(bus, index: index) else {
+            throw .idNotFound("bus \(bus.index) has no effect in slot \(index)")
+        }
+        guard let info = effect.kind.parameters.first(where: { $0.name == name }) else {
+            let names = effect.kind.parameters.map(\.name).joined(separator: ", ")
+            throw .invalidParameter("a \(effect.kind.name) has no parameter '\(name)'; it has \(names)")
+        }
+        guard value.isFinite, info.bankRange.contains(Double(value)) else {
+            throw .invalidParameter(
+                "\(effect.kind.name) \(name) = \(value): must be finite, \(info.bankRange.lowerBound)…\(info.bankRange.upperBound) \(info.bankUnit)")
+        }
+        try mixer.setBusEffectParameter(
+            bus, index: index, parameter: info.index, value: min(info.maximum, max(info.minimum, value * info.bankScale)),
+            rampFrames: try rampFrames(ramp, "setBusEffectParameter ramp"))
+    }
+
     /// A ramp in frames at the mix rate, checked by the one rule for times
     /// (``TimeArgument``: 0…3600 s); `.zero` is `nil`, the mixer's one
     /// quantum: the shortest change that does not click.

@@ -216,6 +216,40 @@ extension SoundEngine {
         try current.setBus(bus, mutedForBackgroundMusic: mutedForBackgroundMusic)
     }
 
+    /// Puts an insert effect in slot `index` (0…3) of `bus` (Wwise
+    /// `SetBusEffect`), replacing what was there, or removes it (`nil`).
+    /// Effects run in slot order on everything reaching the bus, before its
+    /// volume; a new effect starts without a tail, a removed one stops at
+    /// once (docs/mixer.md, "Bus effects").
+    ///
+    /// ```swift
+    /// let room = try SoundEngine.createBus(name: "room")
+    /// try SoundEngine.setBusEffect(room, index: 0, .reverb(rt60: .seconds(2), wet: 0.5, dry: 0))
+    /// try SoundEngine.setBusEffect(music, index: 0, .compressor(threshold: -30, ratio: 4, sidechain: dialogue))
+    /// ```
+    /// - Throws: `idNotFound` for a bus (or sidechain bus) that does not
+    ///   exist; `invalidParameter` for an index outside 0…3, a value NaN,
+    ///   infinite or out of its range (naming it), more than six EQ bands, a
+    ///   sidechain bus that is the bus, one of its ancestors or keyed by it
+    ///   in turn. Nothing changes when it throws.
+    public static func setBusEffect(_ bus: BusID, index: Int, _ effect: BusEffect?) throws(SoundEngineError) {
+        try current.setBusEffect(bus, index: index, effect)
+    }
+
+    /// Moves one parameter of the effect in slot `index` of `bus`, by the
+    /// name banks give it (`"wet"`, `"threshold"`, `"band2Gain"`…; times in
+    /// seconds, as in banks: docs/banks.md, "Effects"), over `ramp`
+    /// (`.zero`: one quantum; an effect never changes faster than 10 ms, so
+    /// nothing clicks). What an RTPC bound to the parameter does each frame.
+    /// - Throws: `idNotFound` for a bus or an empty slot; `invalidParameter`
+    ///   for a name the effect does not have (listing those it has), a value
+    ///   NaN, infinite or out of range, or the `ramp`; `commandQueueFull`.
+    public static func setBusEffectParameter(
+        _ bus: BusID, index: Int, _ name: String, _ value: Float, ramp: Duration = .zero
+    ) throws(SoundEngineError) {
+        try current.setBusEffectParameter(bus, index: index, name, value, ramp: ramp)
+    }
+
     /// A bus's latest peak and RMS reading (Wwise metering, polled); a bus
     /// that does not exist reads as silence.
     public static func meter(_ bus: BusID) throws(SoundEngineError) -> BusMeter {

@@ -195,6 +195,18 @@ extension SoundEngineInstance {
         try playback.setBus(bus, muted: muted, ramp: ramp)
     }
 
+    /// ``SoundEngine/setBusEffect(_:index:_:)``.
+    package func setBusEffect(_ bus: BusID, index: Int, _ effect: SoundEngine.BusEffect?) throws(SoundEngineError) {
+        try playback.setBusEffect(bus, index: index, effect)
+    }
+
+    /// ``SoundEngine/setBusEffectParameter(_:index:_:_:ramp:)``.
+    package func setBusEffectParameter(
+        _ bus: BusID, index: Int, _ name: String, _ value: Float, ramp: Duration = .zero
+    ) throws(SoundEngineError) {
+        try playback.setBusEffectParameter(bus, index: index, name, value, ramp: ramp)
+    }
+
     /// ``SoundEngine/setBus(_:mutedForBackgroundMusic:)``.
     package func setBus(_ bus: BusID, mutedForBackgroundMusic: Bool) throws(SoundEngineError) {
         try playback.setBus(bus, mutedForBackgroundMusic: mutedForBackgroundMusic)

@@ -46,6 +46,9 @@ protocol EngineDoor: Sendable {
     func createBus(name: String, parent: BusID) throws(SoundEngineError) -> BusID
     func bus(named name: String) throws(SoundEngineError) -> BusID?
     func setBusVolume(_ bus: BusID, _ volume: Float, ramp: Duration) throws(SoundEngineError)
+    func setBusEffect(_ bus: BusID, index: Int, _ effect: SoundEngine.BusEffect?) throws(SoundEngineError)
+    func setBusEffectParameter(_ bus: BusID, index: Int, _ name: String, _ value: Float, ramp: Duration) throws(SoundEngineError)
+    func setGameObjectAuxSendValues(_ object: GameObjectID, _ sends: [SoundEngine.AuxSend]) throws(SoundEngineError)
     func setBus(_ bus: BusID, muted: Bool, ramp: Duration) throws(SoundEngineError)
     func setBus(_ bus: BusID, mutedForBackgroundMusic: Bool) throws(SoundEngineError)
     func meter(_ bus: BusID) throws(SoundEngineError) -> BusMeter
@@ -162,6 +165,15 @@ struct Facade: EngineDoor {
     func bus(named name: String) throws(SoundEngineError) -> BusID? { try SoundEngine.bus(named: name) }
     func setBusVolume(_ b: BusID, _ volume: Float, ramp: Duration) throws(SoundEngineError) {
         try SoundEngine.setBusVolume(b, volume, ramp: ramp)
+    }
+    func setBusEffect(_ b: BusID, index: Int, _ effect: SoundEngine.BusEffect?) throws(SoundEngineError) {
+        try SoundEngine.setBusEffect(b, index: index, effect)
+    }
+    func setBusEffectParameter(_ b: BusID, index: Int, _ name: String, _ value: Float, ramp: Duration) throws(SoundEngineError) {
+        try SoundEngine.setBusEffectParameter(b, index: index, name, value, ramp: ramp)
+    }
+    func setGameObjectAuxSendValues(_ o: GameObjectID, _ sends: [SoundEngine.AuxSend]) throws(SoundEngineError) {
+        try SoundEngine.setGameObjectAuxSendValues(o, sends)
     }
     func setBus(_ b: BusID, muted: Bool, ramp: Duration) throws(SoundEngineError) {
         try SoundEngine.setBus(b, muted: muted, ramp: ramp)

@@ -181,6 +181,30 @@ struct EntryPoint: Sendable {
         list.append(
             EntryPoint("setBusVolume", ["volume", "ramp"]) { h, r in try r.door.setBusVolume(r.bus(&h), h.float(0...2), ramp: h.duration()) })
         list.append(
+            EntryPoint("setBusEffect", ["index", "parameter", "attack", "release", "lookahead", "time", "rt60", "preDelay", "bands", "sidechain", "bus"]) { h, r in
+                let effects: [SoundEngine.BusEffect?] = [
+                    nil, .reverb(rt60: h.duration(), roomSize: h.float(0...1), wet: h.float(0...1)),
+                    .compressor(threshold: h.float(-60...0), ratio: h.float(1...50), attack: h.duration(), sidechain: r.bus(&h)),
+                    .limiter(ceiling: h.float(-30...0), lookahead: h.duration()),
+                    .delay(time: h.duration(), feedback: h.float(0...0.95)),
+                    .parametricEQ(bands: [.init(.peak, frequency: h.float(20...20_000), gain: h.float(-24...24), q: h.float(0.1...20))]),
+                ]
+                try r.door.setBusEffect(r.bus(&h), index: h.int(0...3), h.pick(effects))
+            })
+        list.append(
+            EntryPoint("setBusEffectParameter", ["slot", "parameter", "ramp", "bus"]) { h, r in
+                try r.door.setBusEffectParameter(
+                    r.bus(&h), index: h.int(0...3), h.name(["wet", "rt60", "threshold", "ratio", "time", "band1Gain", "ceiling"]),
+                    h.float(0...1), ramp: h.duration())
+            })
+        list.append(
+            EntryPoint("setGameObjectAuxSendValues", ["game object", "bus", "level"]) { h, r in
+                let sends = (0..<h.int(in: 0...5)).map { _ in
+                    SoundEngine.AuxSend(bus: .init(h.name(HostileRig.buses)), level: h.float(0...16))
+                }
+                try r.door.setGameObjectAuxSendValues(r.object(&h), sends)
+            })
+        list.append(
             EntryPoint("setBus(muted:)", ["ramp"]) { h, r in try r.door.setBus(r.bus(&h), muted: h.chance(0.3), ramp: h.duration()) })
         list.append(
             EntryPoint("setBus(mutedForBackgroundMusic:)") { h, r in try r.door.setBus(r.bus(&h), mutedForBackgroundMusic: h.chance(0.3)) })

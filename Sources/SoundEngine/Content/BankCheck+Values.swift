@@ -1,3 +1,4 @@
+import SoundEffects
 import SoundContent
 import SoundCore
 
@@ -47,6 +48,19 @@ extension BankCheck {
                 try time(rule.attack, "\(field) attack")
                 try time(rule.release, "\(field) release")
             }
+            if bus.effects.count > BankLimits.busEffects {
+                throw refusal("bus '\(bus.name)' has \(bus.effects.count) effects: at most \(BankLimits.busEffects)")
+            }
+            for (index, effect) in bus.effects.enumerated() {
+                do throws(EffectParameterError) {
+                    _ = try effect.parameters.validated(as: effect.kind)
+                } catch {
+                    throw refusal("bus '\(bus.name)' effects[\(index)]: \(error.description)")
+                }
+                if effect.sidechain != nil && effect.kind != .compressor {
+                    throw refusal("bus '\(bus.name)' effects[\(index)]: a sidechain keys a compressor only")
+                }
+            }
         }
         for attenuation in bank.attenuations.values.sorted(by: { $0.name < $1.name }) {
             let field = "attenuation '\(attenuation.name)'"
@@ -91,6 +105,9 @@ extension BankCheck {
             case .volume, .busVolume, .auxSendVolume: y = BankLimits.volumeDB
             case .pitch: y = BankLimits.pitchCents
             case .lowPass: y = BankLimits.lowPassHz
+            case .effectParameter(let bus, let slot, let parameter):
+                let info = effect(on: bus, slot)?.kind.parameters.first { $0.name == parameter }
+                y = info?.bankRange ?? BankLimits.rtpcValue
             }
             try curve(binding.curve, x: BankLimits.rtpcValue, y: y, "\(field) bindings[\(index)] curve")
         }

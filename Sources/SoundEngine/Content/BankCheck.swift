@@ -84,6 +84,10 @@ struct BankCheck {
             for rule in bus.ducking {
                 try need(buses.contains(ContentID(rule.bus)), "bus '\(rule.bus)' (ducked by bus '\(bus.name)')")
             }
+            for (index, effect) in bus.effects.enumerated() {
+                guard let key = effect.sidechain else { continue }
+                try need(buses.contains(ContentID(key)), "bus '\(key)' (sidechain of effect \(index) of bus '\(bus.name)')")
+            }
         }
         for sound in bank.sounds.values {
             try need(buses.contains(ContentID(sound.bus)), "bus '\(sound.bus)' (of sound '\(sound.name)')")
@@ -114,6 +118,17 @@ struct BankCheck {
                     try need(isObject(o), "object '\(o)' (driven by RTPC '\(rtpc.name)')")
                 case .busVolume(let b):
                     try need(buses.contains(ContentID(b)), "bus '\(b)' (driven by RTPC '\(rtpc.name)')")
+                case .effectParameter(let b, let slot, let parameter):
+                    try need(buses.contains(ContentID(b)), "bus '\(b)' (driven by RTPC '\(rtpc.name)')")
+                    guard let effect = effect(on: b, slot) else {
+                        throw .invalidParameter(
+                            "bank '\(bank.name)': RTPC '\(rtpc.name)' drives effect \(slot) of bus '\(b)', which has none")
+                    }
+                    guard effect.kind.parameters.contains(where: { $0.name == parameter }) else {
+                        let names = effect.kind.parameters.map(\.name).joined(separator: ", ")
+                        throw .invalidParameter(
+                            "bank '\(bank.name)': RTPC '\(rtpc.name)': a \(effect.kind.name) has no parameter '\(parameter)'; it has \(names)")
+                    }
                 }
             }
         }
@@ -147,6 +162,12 @@ struct BankCheck {
         case .post(let e):
             try need(bank.events[e] != nil || s.events[ContentID(e)] != nil, "event '\(e)' \(place)")
         }
+    }
+
+    /// The effect in slot `slot` of bus `bus` (of this bank or a loaded one).
+    func effect(on bus: String, _ slot: Int) -> BankEffect? {
+        let effects = bank.buses.first { $0.name == bus }?.effects ?? s.buses[ContentID(bus)]?.definition?.effects ?? []
+        return slot < effects.count ? effects[slot] : nil
     }
 
     private func isObject(_ name: String) -> Bool { bank.sounds[name] != nil || bank.containers[name] != nil }

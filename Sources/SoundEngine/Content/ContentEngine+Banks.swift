@@ -111,6 +111,21 @@ extension ContentEngine {
                 try mixer.setBusMutedForBackgroundMusic(bus, definition.muteForBackgroundMusic)
                 made.append((key, BusEntry(name: definition.name, bus: bus, bank: id, definition: definition)))
             }
+            // Effects once every bus exists: a sidechain may name a bus made after its own.
+            for (_, entry) in made {
+                for (slot, effect) in (entry.definition?.effects ?? []).enumerated() {
+                    let key = try effect.sidechain.map { name throws(SoundEngineError) -> BusID in
+                        guard let bus = made.first(where: { $0.0 == ContentID(name) })?.1.bus ?? s.buses[ContentID(name)]?.bus
+                        else { throw .idNotFound("bus '\(name)' (sidechain of bus '\(entry.name)')") }
+                        return bus
+                    }
+                    do throws(SoundEngineError) {
+                        try mixer.setBusEffect(entry.bus, index: slot, (effect.kind, effect.parameters), sidechain: key)
+                    } catch {
+                        throw error.naming("bank '\(bank.name)', bus '\(entry.name)' effects[\(slot)]")
+                    }
+                }
+            }
         } catch {
             for (key, entry) in made { retire(key, entry.bus, &s) }
             throw error
@@ -148,6 +163,7 @@ extension ContentEngine {
     /// Silences a bus the mixer cannot remove and keeps it for a bank that
     /// defines the same name later.
     private func retire(_ key: ContentID, _ bus: BusID, _ s: inout ContentState) {
+        for slot in 0..<Mixer.effectsPerBus { try? mixer.setBusEffect(bus, index: slot, nil) }
         try? mixer.setBusVolume(bus, 0, rampFrames: mixer.configuration.declickFrames)
         try? mixer.setBusMutedForBackgroundMusic(bus, false)
         s.retiredBuses[key, default: []].append(bus)
@@ -181,6 +197,12 @@ extension ContentEngine {
             for bus in other.bank.buses where mine.contains(ContentID(bus.parent)) {
                 throw .invalidParameter(
                     "bank '\(loaded.bank.name)' is still needed: its bus '\(bus.parent)' is the parent of bus '\(bus.name)' of bank '\(other.bank.name)'")
+            }
+            for bus in other.bank.buses {
+                for key in bus.effects.compactMap(\.sidechain) where mine.contains(ContentID(key)) {
+                    throw .invalidParameter(
+                        "bank '\(loaded.bank.name)' is still needed: its bus '\(key)' keys an effect of bus '\(bus.name)' of bank '\(other.bank.name)'")
+                }
             }
             for sound in other.bank.sounds.values where mine.contains(ContentID(sound.bus)) {
                 throw .invalidParameter(
@@ -224,6 +246,8 @@ extension ContentEngine {
     private func rebuildBindings(_ s: inout ContentState) {
         s.objectBindings = [:]
         s.busBindings = [:]
+        s.effectBindings = [:]
+        s.effectSent = [:]
         for (id, rtpc) in s.rtpcs {
             for binding in rtpc.value.bindings {
                 switch binding.target {
@@ -237,6 +261,13 @@ extension ContentEngine {
                     s.objectBindings[ContentID(object), default: []].append(ObjectBinding(rtpc: id, parameter: .auxSend, curve: binding.curve))
                 case .busVolume(let bus):
                     s.busBindings[ContentID(bus), default: []].append((id, binding.curve))
+                case .effectParameter(let bus, let slot, let parameter):
+                    let effects = s.buses[ContentID(bus)]?.definition?.effects ?? []
+                    guard slot < effects.count, let info = effects[slot].kind.parameters.first(where: { $0.name == parameter })
+                    else { continue }  // BankCheck refused such a bank; nothing to drive
+                    s.effectBindings[ContentID(bus), default: []].append(EffectBinding(
+                        rtpc: id, slot: slot, parameter: info.index, scale: info.bankScale,
+                        range: info.minimum...info.maximum, curve: binding.curve))
                 }
             }
         }

@@ -56,6 +56,7 @@ extension ContentEngine {
                 s.sendOwed = true
             }
         }
+        sendEffectParameters(&s, now: now, ramp: ramp)
         for token in Array(s.voices.keys) {
             guard var v = s.voices[token] else { continue }
             let target = mix(v, s, now: now)
@@ -64,6 +65,33 @@ extension ContentEngine {
         }
         scheduleTickIfMoving(&s, now: now)
         return started
+    }
+
+    /// Sends every RTPC-bound effect parameter whose value moved: the curve
+    /// at the RTPC's global value, in the engine's units, clamped to the
+    /// parameter's range, ramped over `ramp`.
+    private func sendEffectParameters(_ s: inout ContentState, now: ContinuousClock.Instant, ramp: Int) {
+        for (bus, bindings) in s.effectBindings {
+            guard let entry = s.buses[bus] else { continue }
+            for binding in bindings {
+                let raw = Float(binding.curve.value(at: rtpcValue(binding.rtpc, nil, s, now: now))) * binding.scale
+                let value = min(binding.range.upperBound, max(binding.range.lowerBound, raw))
+                let key = EffectBinding.Key(bus: bus, slot: binding.slot, parameter: binding.parameter)
+                if let sent = s.effectSent[key], abs(sent - value) <= 1e-6 * max(1, abs(value)) { continue }
+                do throws(SoundEngineError) {
+                    try mixer.setBusEffectParameter(
+                        entry.bus, index: binding.slot, parameter: binding.parameter, value: value, rampFrames: ramp)
+                    s.effectSent[key] = value
+                } catch .commandQueueFull(let why) {
+                    log.log(.debug, "bus '\(entry.name)' effect \(binding.slot): \(why)")  // retried next refresh
+                    s.sendOwed = true
+                } catch {
+                    // The game put another effect (or none) in the slot: nothing to drive until it changes.
+                    log.log(.debug, "bus '\(entry.name)' effect \(binding.slot): \(error)")
+                    s.effectSent[key] = value
+                }
+            }
+        }
     }
 
     /// Whether a voice started since the last refresh plays through a bus

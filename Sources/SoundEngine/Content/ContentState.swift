@@ -25,6 +25,10 @@ struct ContentState: Sendable {
     var objectBindings: [ContentID: [ObjectBinding]] = [:]
     /// RTPC bindings by the bus they drive.
     var busBindings: [ContentID: [(rtpc: ContentID, curve: Curve)]] = [:]
+    /// RTPC bindings of bus effects' parameters, by bus.
+    var effectBindings: [ContentID: [EffectBinding]] = [:]
+    /// What each bound effect parameter was last sent (engine units).
+    var effectSent: [EffectBinding.Key: Float] = [:]
 
     // MARK: Game objects
 
@@ -137,6 +141,22 @@ struct LoadedBank: Sendable {
     /// sounds must stay inside it (the openers of those sounds hold it too,
     /// until their last voice has ended).
     var folder: SoundFolder?
+}
+
+/// An RTPC driving a parameter of a bus's insert effect (global value only).
+struct EffectBinding: Sendable {
+    struct Key: Hashable, Sendable {
+        var bus: ContentID
+        var slot: Int
+        var parameter: Int
+    }
+    var rtpc: ContentID
+    var slot: Int
+    /// The parameter's index and what a bank value is multiplied by (seconds → ms).
+    var parameter: Int
+    var scale: Float
+    var range: ClosedRange<Float>
+    var curve: Curve
 }
 
 /// One RTPC binding, indexed by the object it drives.
