@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "CSoundEngineABI"),
         .target(
             name: "SoundEngineC",
-            dependencies: ["SoundEngine", "SoundSession", "SoundMixer", "SoundBackend", "SoundCore", "CSoundEngineABI"],
+            dependencies: ["SoundEngine", "SoundSession", "SoundMixer", "SoundBackend", "SoundCore", "CSoundEngineABI", "SoundEffects"],
             swiftSettings: strict),
 
         // MARK: - Examples
@@ -140,7 +140,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "SoundContentTests", dependencies: ["SoundContent", "SoundCore", "SoundDecoding", "SoundServerSupport"]),
+            name: "SoundContentTests", dependencies: ["SoundContent", "SoundEffects", "SoundCore", "SoundDecoding", "SoundServerSupport"]),
         .testTarget(name: "SoundBackendTests", dependencies: ["SoundBackend", "SoundSession", "SoundCore"]),
         .testTarget(
             name: "IntegrationDemoTests",

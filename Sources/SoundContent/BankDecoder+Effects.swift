@@ -43,7 +43,7 @@ extension BankDecoder {
         for info in infos {
             guard let valueNode = fields[info.name] else { continue }
             let at = path.key(info.name)
-            if let word = wordValue(valueNode, info) {
+            if case .string(let text) = valueNode.value, let word = info.value(ofWord: text) {
                 parameters.values[info.index] = word
                 continue
             }
@@ -55,15 +55,6 @@ extension BankDecoder {
         return BankEffect(kind: kind, parameters: parameters, sidechain: sidechain)
     }
 
-    /// An EQ band's type or the compressor's detector written as a word
-    /// (`"peak"`, `"rms"`), as its raw value; nil for a number or another word.
-    private func wordValue(_ node: JSONNode, _ info: EffectParameterInfo) -> Float? {
-        guard info.isDiscrete, case .string(let word) = node.value else { return nil }
-        if info.name.hasSuffix("Type") {
-            return EQBandType.allCases.first { "\($0)" == word }.map { Float($0.rawValue) }
-        }
-        return CompressorDetector.allCases.first { "\($0)" == word }.map { Float($0.rawValue) }
-    }
 }
 
 extension EffectParameterInfo {

@@ -386,3 +386,15 @@ extension EffectParameters: Hashable {
         for i in 0..<32 { hasher.combine(values[i]) }
     }
 }
+
+extension EffectParameterInfo {
+    /// The value of a parameter written as a word, as banks and the C API
+    /// may write the discrete ones: an EQ band's type (`"peak"`,
+    /// `"highPass"`…) or the compressor's detector (`"peak"`, `"rms"`).
+    /// Nil for another word or a continuous parameter.
+    package func value(ofWord word: String) -> Float? {
+        guard isDiscrete else { return nil }
+        if name.hasSuffix("Type") { return EQBandType.allCases.first { "\($0)" == word }.map { Float($0.rawValue) } }
+        return CompressorDetector.allCases.first { "\($0)" == word }.map { Float($0.rawValue) }
+    }
+}

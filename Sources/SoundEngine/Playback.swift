@@ -1,3 +1,4 @@
+import SoundEffects
 import SoundCore
 import SoundContent
 import SoundDecoding
@@ -280,6 +281,46 @@ final class Playback: Sendable {
             bus, index: index, resolved.map { ($0.kind, $0.parameters) }, sidechain: resolved?.sidechain)
     }
 
+    /// Puts an effect of `kind` in slot `index` of `bus` with the parameters
+    /// `settings` gives by name (`"rt60=2.5 wet=0.6"`: names and units as in
+    /// banks; a discrete one may be a word; separated by spaces, commas or
+    /// semicolons), the others at their defaults; `nil` removes the slot's
+    /// effect. The C API's way in.
+    func setBusEffect(_ bus: BusID, index: Int, kind: EffectKind?, settings: String, sidechain: BusID?)
+        throws(SoundEngineError)
+    {
+        try checkAlive()
+        guard let kind else {
+            try mixer.setBusEffect(bus, index: index, nil)
+            return
+        }
+        var parameters = EffectParameters.defaults(for: kind)
+        for item in settings.split(whereSeparator: { " ,;\t\n".contains($0) }) {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw .invalidParameter("parameters: '\(item)' is not name=value") }
+            let info = try parameterInfo(kind, parts[0])
+            if let word = info.value(ofWord: parts[1]) {
+                parameters.values[info.index] = word
+                continue
+            }
+            guard let value = Float(parts[1]), value.isFinite, info.bankRange.contains(Double(value)) else {
+                throw .invalidParameter(
+                    "\(kind.name) \(info.name) = \(parts[1]): must be a number \(info.bankRange.lowerBound)…\(info.bankRange.upperBound) \(info.bankUnit)")
+            }
+            parameters.values[info.index] = min(info.maximum, max(info.minimum, value * info.bankScale))
+        }
+        try mixer.setBusEffect(bus, index: index, (kind, parameters), sidechain: sidechain)
+    }
+
+    /// The parameter of `kind` named `name`, or `invalidParameter` listing its parameters.
+    private func parameterInfo(_ kind: EffectKind, _ name: String) throws(SoundEngineError) -> EffectParameterInfo {
+        guard let info = kind.parameters.first(where: { $0.name == name }) else {
+            let names = kind.parameters.map(\.name).joined(separator: ", ")
+            throw .invalidParameter("a \(kind.name) has no parameter '\(name)'; it has \(names)")
+        }
+        return info
+    }
+
     /// Moves the parameter `name` (as banks name it, in their units:
     /// seconds for times) of the effect in slot `index` of `bus` to `value`
     /// over `ramp` (`.zero`: one quantum).
@@ -290,10 +331,7 @@ final class Playback: Sendable {
         guard let effect = mixer.busEffect(bus, index: index) else {
             throw .idNotFound("bus \(bus.index) has no effect in slot \(index)")
         }
-        guard let info = effect.kind.parameters.first(where: { $0.name == name }) else {
-            let names = effect.kind.parameters.map(\.name).joined(separator: ", ")
-            throw .invalidParameter("a \(effect.kind.name) has no parameter '\(name)'; it has \(names)")
-        }
+        let info = try parameterInfo(effect.kind, name)
         guard value.isFinite, info.bankRange.contains(Double(value)) else {
             throw .invalidParameter(
                 "\(effect.kind.name) \(name) = \(value): must be finite, \(info.bankRange.lowerBound)…\(info.bankRange.upperBound) \(info.bankUnit)")

@@ -1,4 +1,5 @@
 package import SoundBackend
+package import SoundEffects
 package import SoundCore
 package import SoundMixer
 import SoundDecoding
@@ -198,6 +199,14 @@ extension SoundEngineInstance {
     /// ``SoundEngine/setBusEffect(_:index:_:)``.
     package func setBusEffect(_ bus: BusID, index: Int, _ effect: SoundEngine.BusEffect?) throws(SoundEngineError) {
         try playback.setBusEffect(bus, index: index, effect)
+    }
+
+    /// The C API's `se_set_bus_effect`: an effect of `kind` (nil: none) with
+    /// parameters by name in `settings` (``Playback/setBusEffect(_:index:kind:settings:sidechain:)``).
+    package func setBusEffect(
+        _ bus: BusID, index: Int, kind: EffectKind?, settings: String, sidechain: BusID?
+    ) throws(SoundEngineError) {
+        try playback.setBusEffect(bus, index: index, kind: kind, settings: settings, sidechain: sidechain)
     }
 
     /// ``SoundEngine/setBusEffectParameter(_:index:_:_:ramp:)``.

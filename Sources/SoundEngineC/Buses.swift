@@ -1,5 +1,6 @@
 public import CSoundEngineABI
 import SoundEngine
+import SoundEffects
 import SoundBackend
 import SoundCore
 import SoundMixer
@@ -103,5 +104,41 @@ public func se_get_statistics(_ statistics: UnsafeMutablePointer<SE_Statistics>?
             commands_rejected: s.commandsRejected, quanta_rendered: s.quantaRendered,
             starvations: s.starvations, events_dropped: s.eventsDropped,
             frames_rendered: s.framesRendered, underflows: s.underflows, reconnects: s.reconnects)
+    }
+}
+
+@c @implementation
+public func se_set_bus_effect(
+    _ bus: UInt32, _ index: UInt32, _ type: SE_EffectType, _ parameters: UnsafePointer<CChar>?, _ sidechain_bus: UInt32
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let kinds: [UInt32: EffectKind?] = [
+            UInt32(SE_EffectNone.rawValue): nil, UInt32(SE_EffectParametricEQ.rawValue): .parametricEQ,
+            UInt32(SE_EffectCompressor.rawValue): .compressor, UInt32(SE_EffectLimiter.rawValue): .limiter,
+            UInt32(SE_EffectDelay.rawValue): .delay, UInt32(SE_EffectReverb.rawValue): .reverb,
+        ]
+        guard let kind = kinds[UInt32(type.rawValue)] else {
+            throw Argument.notListed(UInt32(type.rawValue), "type", "SE_EffectType")
+        }
+        let settings = try Argument.optionalString(parameters, "parameters") ?? ""
+        let key = sidechain_bus == SE_NO_BUS ? nil : BusID(index: sidechain_bus)
+        try withHandles { () throws(SoundEngineError) in
+            try SoundEngine.current.setBusEffect(
+                BusID(index: bus), index: Int(index), kind: kind, settings: settings, sidechain: key)
+        }
+    }
+}
+
+@c @implementation
+public func se_set_bus_effect_parameter(
+    _ bus: UInt32, _ index: UInt32, _ name: UnsafePointer<CChar>?, _ value: Float, _ ramp_ms: Int32
+) -> SE_Result {
+    report { () throws(SoundEngineError) in
+        let parameter = try Argument.string(name, "name")
+        try Argument.finite(value, "value")
+        let time = try Argument.milliseconds(ramp_ms, "ramp_ms")
+        try withHandles { () throws(SoundEngineError) in
+            try SoundEngine.setBusEffectParameter(BusID(index: bus), index: Int(index), parameter, value, ramp: time)
+        }
     }
 }

@@ -179,6 +179,8 @@ static void before_initialize(const char *bank, const char *sound) {
     UNINITIALIZED(se_set_position(EMITTER, &good_transform));
     UNINITIALIZED(se_set_default_listeners(NULL, 0));
     UNINITIALIZED(se_set_game_object_aux_send_values(EMITTER, NULL, 0));
+    UNINITIALIZED(se_set_bus_effect(SE_MASTER_BUS, 0, SE_EffectLimiter, NULL, SE_NO_BUS));
+    UNINITIALIZED(se_set_bus_effect_parameter(SE_MASTER_BUS, 0, "ceiling", -3, 0));
     INVALID(se_post_event("Play_Footstep", EMITTER, 0, NULL, NULL, NULL));
     UNINITIALIZED(se_post_event("Play_Footstep", EMITTER, 0, NULL, NULL, &id));
     UNINITIALIZED(se_post_event_by_id(id, EMITTER, 0, NULL, NULL, &id));
@@ -362,6 +364,33 @@ static void content(const char *bank, uint32_t bank_id) {
     OK(se_get_id_from_string("reverb", &by_id.bus_id));
     OK(se_set_game_object_aux_send_values(EMITTER, &by_id, 1));
     OK(se_set_game_object_aux_send_values(EMITTER, NULL, 0));
+    /* Bus effects: a slot of the demo bank's sfx bus (its "reverb" bus has a reverb in slot 0). */
+    uint32_t sfx = 0, reverb = 0, music = 0;
+    OK(se_get_bus_id("sfx", &sfx));
+    OK(se_get_bus_id("reverb", &reverb));
+    OK(se_get_bus_id("music", &music));
+    OK(se_set_bus_effect_parameter(reverb, 0, "wet", 0.8f, 100));
+    OK(se_set_bus_effect(sfx, 3, SE_EffectParametricEQ, "band1Type=peak band1Frequency=1000, band1Gain=3;outputGain=-1", SE_NO_BUS));
+    OK(se_set_bus_effect(sfx, 2, SE_EffectCompressor, NULL, music));
+    OK(se_set_bus_effect_parameter(sfx, 2, "attack", 0.005f, 0));
+    INVALID(se_set_bus_effect(sfx, 4, SE_EffectLimiter, NULL, SE_NO_BUS));
+    INVALID(se_set_bus_effect(sfx, 0, (SE_EffectType)99, NULL, SE_NO_BUS));
+    INVALID(se_set_bus_effect(sfx, 0, SE_EffectReverb, "rt60=1e9", SE_NO_BUS));
+    INVALID(se_set_bus_effect(sfx, 0, SE_EffectReverb, "rt60=nan", SE_NO_BUS));
+    INVALID(se_set_bus_effect(sfx, 0, SE_EffectReverb, "rt6=2", SE_NO_BUS));
+    INVALID(se_set_bus_effect(sfx, 0, SE_EffectReverb, "wet", SE_NO_BUS));
+    INVALID(se_set_bus_effect(sfx, 0, SE_EffectReverb, bad_utf8, SE_NO_BUS));
+    INVALID(se_set_bus_effect(sfx, 0, SE_EffectReverb, NULL, music)); /* a sidechain keys a compressor only */
+    INVALID(se_set_bus_effect(sfx, 0, SE_EffectCompressor, NULL, sfx)); /* keyed by itself */
+    INVALID(se_set_bus_effect(9999, 0, SE_EffectDelay, NULL, SE_NO_BUS));
+    INVALID(se_set_bus_effect_parameter(sfx, 2, NULL, 0, 0));
+    INVALID(se_set_bus_effect_parameter(sfx, 2, "ratio", 999, 0));
+    INVALID(se_set_bus_effect_parameter(sfx, 2, "ratio", NAN, 0));
+    INVALID(se_set_bus_effect_parameter(sfx, 2, "ratio", 2, -1));
+    INVALID(se_set_bus_effect_parameter(sfx, 2, "rt60", 2, 0));
+    INVALID(se_set_bus_effect_parameter(sfx, 1, "ratio", 2, 0));
+    OK(se_set_bus_effect(sfx, 2, SE_EffectNone, NULL, SE_NO_BUS));
+    OK(se_set_bus_effect(sfx, 3, SE_EffectNone, NULL, SE_NO_BUS));
 
     /* Events. */
     INVALID(se_post_event(NULL, EMITTER, 0, NULL, NULL, &playing));

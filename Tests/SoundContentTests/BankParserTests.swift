@@ -1,5 +1,6 @@
 import Foundation
 import SoundContent
+import SoundEffects
 import Testing
 
 /// The committed demo bank (Examples/Banks/demo/demo.json).
@@ -46,6 +47,7 @@ let demoBankPath: String = {
         #expect(bank.buses.first { $0.name == "music" }?.muteForBackgroundMusic == true)
         #expect(bank.buses.map(\.name) == ["sfx", "footsteps", "vehicles", "world", "music", "dialogue", "ui", "reverb"])
         #expect(bank.buses.first { $0.name == "reverb" }?.aux == true)
+        #expect(bank.buses.first { $0.name == "reverb" }?.effects.map(\.kind) == [.reverb])
         #expect(bank.sounds["emitter_hum"]?.auxSends == [BankAuxSend(bus: "reverb", volumeDB: -10)])
 
         let emitter = try #require(bank.attenuations["emitter_3d"])

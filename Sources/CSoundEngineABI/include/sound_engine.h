@@ -1296,6 +1296,45 @@ SE_Result se_set_bus_mute(uint32_t bus, bool muted, int32_t ramp_ms);
 /** Flags a bus "mute for background music" (Wwise's bus property). */
 SE_Result se_set_bus_mute_for_background_music(uint32_t bus, bool mute_for_background_music);
 
+/** No bus: a compressor keyed by its own input (se_set_bus_effect). */
+#define SE_NO_BUS 0xFFFFFFFFu
+
+/** The kinds of bus insert effect (docs/banks.md, "Effects"). */
+typedef enum SE_EffectType {
+    /** No effect: se_set_bus_effect removes the slot's. */
+    SE_EffectNone = 0,
+    SE_EffectParametricEQ = 1,
+    SE_EffectCompressor = 2,
+    SE_EffectLimiter = 3,
+    SE_EffectDelay = 4,
+    SE_EffectReverb = 5,
+} SE_EffectType;
+
+/**
+ * Puts an insert effect in slot `index` (0...3) of `bus` (Wwise
+ * SetBusEffect), replacing what was there; SE_EffectNone removes it.
+ * Effects run in slot order on everything reaching the bus, before its
+ * volume. `parameters` (NULL or "" for the defaults) names parameters as
+ * banks do, in their units (times in seconds), separated by spaces, commas
+ * or semicolons: "rt60=2.5 wet=0.6 dry=0", "band1Type=peak band1Frequency=1000
+ * band1Gain=6". A compressor may be keyed by another bus's output
+ * (`sidechain_bus`; SE_NO_BUS for its own input). SE_InvalidParameter for an
+ * index outside 0...3, an unknown type or parameter, a value out of range,
+ * a sidechain on another type or one that is the bus, an ancestor of it or
+ * keyed by it in turn, or a bus that does not exist (a stale handle).
+ */
+SE_Result se_set_bus_effect(uint32_t bus, uint32_t index, SE_EffectType type, const char *parameters,
+                            uint32_t sidechain_bus);
+
+/**
+ * Moves one parameter of the effect in slot `index` of `bus`, by its bank
+ * name and in its bank unit ("wet", 0.8), over ramp_ms (0: one render
+ * quantum; an effect never changes faster than 10 ms, so nothing clicks).
+ * SE_InvalidParameter for an empty slot or a bus that does not exist, a
+ * name the effect does not have, a value NaN or out of range.
+ */
+SE_Result se_set_bus_effect_parameter(uint32_t bus, uint32_t index, const char *name, float value, int32_t ramp_ms);
+
 /**
  * A bus's latest peak and RMS (Wwise metering, polled). A bus ID at or
  * above InitSettings.max_buses is SE_InvalidParameter; a bus never created
