@@ -92,7 +92,7 @@ let package = Package(
         // MARK: - Benchmarks (run with -c release; they print their figures)
         .executableTarget(
             name: "mixbench",
-            dependencies: ["SoundMixer", "SoundCore"],
+            dependencies: ["SoundMixer", "SoundEffects", "SoundCore"],
             path: "Benchmarks/mixbench",
             swiftSettings: strict
         ),

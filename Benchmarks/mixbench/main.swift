@@ -16,6 +16,20 @@
 // (2·N commands), with the low-pass on for all voices from the start. Its
 // cpu_s is the render calls' thread CPU time only; control_cpu_s is the
 // game-side updates (lock + command push), reported beside it.
+//
+// --effects (Effects.swift; docs/performance.md, "Bus effects") times the bus
+// insert effects instead of mix-N: (a) each effect type, one instance on a
+// bus carrying a stereo noise voice (48 kHz, quantum --block), at its
+// defaults and with a parameter moving every quantum — the render thread's
+// CPU with the effect less without it, % of one core; (b) the mix-N voices
+// (--voices, default 256) plain and through a bus with a 6-band EQ and a
+// compressor, each voice sending to an aux bus with a reverb — the cost
+// added, % of the plain mix. --seconds of audio per configuration per round
+// (default 10), --rounds rounds (default 7); best and median are printed,
+// and a verdict on each goal (reverb < 2 % of a core, chain < 15 %). Exit
+// 1 only when a measurement could not be made (a MISS is a figure):
+//
+//   .build/release/mixbench --effects [--voices 256] [--seconds 10] [--rounds 7] [--json]
 import SoundCore
 import SoundMixer
 
@@ -32,6 +46,8 @@ struct Options {
     var quality = ResamplerQuality.linear
     var kernels = KernelSelection.automatic
     var threeD = false
+    var effects = false
+    var rounds = 7
 }
 
 func printError(_ message: String) {
@@ -67,6 +83,10 @@ func parse(_ arguments: [String]) -> Options {
             o.block = b
         case "--json": o.json = true
         case "--3d": o.threeD = true
+        case "--effects": o.effects = true
+        case "--rounds":
+            guard let r = Int(value()), r > 0 else { fail("--rounds needs a positive integer") }
+            o.rounds = r
         case "--shared-sources":
             guard let k = Int(value()), k > 0 else { fail("--shared-sources needs a positive integer") }
             o.sharedSources = k
@@ -85,12 +105,14 @@ func parse(_ arguments: [String]) -> Options {
             o.kernels = k
         case "--help", "-h":
             print("usage: mixbench --voices N[,N…] [--seconds 10] [--block 512] [--json] [--shared-sources K] [--3d]")
+            print("       mixbench --effects [--voices 256] [--seconds 10] [--rounds 7] [--block 512] [--json]")
             exit(0)
         default: fail("unknown argument '\(arguments[i])'")
         }
         i += 1
     }
-    if o.voices.isEmpty { o.voices = [64, 256, 1024, 4096] }
+    if o.effects && o.threeD { fail("--effects and --3d are separate runs") }
+    if o.voices.isEmpty { o.voices = o.effects ? [256] : [64, 256, 1024, 4096] }
     return o
 }
 
@@ -156,9 +178,11 @@ struct Emitters {
     }
 }
 
-func run(voices n: Int, _ o: Options, threeD: Bool = false) throws(SoundEngineError) -> Result {
+/// The mix-N workload's mixer for N = `n` voices at 48 kHz with the
+/// options' quantum, kernels and resampler, its sources loaded (one second
+/// of noise per voice, or `--shared-sources` of them), nothing playing yet.
+func mixNMixer(voices n: Int, _ o: Options) throws(SoundEngineError) -> (mixer: Mixer, sounds: [SoundID]) {
     let rate = 48_000
-    let frames = rate * o.seconds
     let sourceCount = o.sharedSources.map { min($0, n) } ?? n
     let mixer = try Mixer(
         MixerConfiguration(
@@ -172,18 +196,31 @@ func run(voices n: Int, _ o: Options, threeD: Bool = false) throws(SoundEngineEr
         let audio = DecodedAudio(sampleRate: rate, channelCount: 1, samples: noise(seed: UInt64(s), frames: rate))
         sounds.append(try mixer.loadSound(audio, name: "noise \(s)", quality: o.quality))
     }
+    return (mixer, sounds)
+}
+
+/// Voice `i` of mix-N's `n`: looping, gain 0.5, pitch 0.9…1.1 and pan
+/// spread evenly over the stereo arc, both by `i`.
+func mixNParameters(_ i: Int, of n: Int) -> VoiceParameters {
+    let ratio = 0.9 + 0.2 * (Double(i) / Double(n))
+    let theta = Double.pi / 2 * (Double(i) + 0.5) / Double(n)
+    // The mixer's pan law maps pan p to θ = (p + 1)·π/4.
+    return VoiceParameters(volume: 0.5, pan: Float(theta * 4 / Double.pi - 1), pitch: ratio, loop: true)
+}
+
+func run(voices n: Int, _ o: Options, threeD: Bool = false) throws(SoundEngineError) -> Result {
+    let rate = 48_000
+    let frames = rate * o.seconds
+    let (mixer, sounds) = try mixNMixer(voices: n, o)
     let emitters = Emitters(n: n)
     var voices: [VoiceID] = []
     for i in 0..<n {
-        let ratio = 0.9 + 0.2 * (Double(i) / Double(n))
-        let theta = Double.pi / 2 * (Double(i) + 0.5) / Double(n)
-        // The mixer's pan law maps pan p to θ = (p + 1)·π/4.
-        var parameters = VoiceParameters(volume: 0.5, pan: Float(theta * 4 / Double.pi - 1), pitch: ratio, loop: true)
+        var parameters = mixNParameters(i, of: n)
         if threeD {
             let e = emitters.update(i, at: 0)
             (parameters.volume, parameters.pan, parameters.lowPassHz) = (e.volume, e.pan, e.cutoff)
         }
-        voices.append(try mixer.play(sounds[i % sourceCount], on: .master, parameters))
+        voices.append(try mixer.play(sounds[i % sounds.count], on: .master, parameters))
     }
     // The device buffer: pre-allocated and pre-faulted.
     let device = UnsafeMutablePointer<Float>.allocate(capacity: frames * 2)
@@ -246,6 +283,14 @@ func format(_ x: Double, _ digits: Int) -> String {
 }
 
 let options = parse(Array(CommandLine.arguments.dropFirst()))
+if options.effects {
+    do {
+        exit(try runEffects(options) ? 0 : 1)
+    } catch {
+        printError("--effects: \(error)")
+        exit(1)
+    }
+}
 if !options.json {
     print("impl         n  frames block   cpu_s  proc_s  wall_s     rtf  voices/core    rms  expected  kernels")
 }
