@@ -286,13 +286,15 @@ final class CPULoad: Sendable {
             recording.samples(0..<recording.frames).withUnsafeBytes { try? Data($0).write(to: URL(fileURLWithPath: "\(path)-\(what.count).f32")) }
         }
         guard asserted else { return }
-        if !counted.isEmpty, underflows > 0 {
+        if !counted.isEmpty, underflows > 0, UInt64(counted.count) <= 2 * underflows {
             // An underflow is a dropout: the server played a hole where our
-            // audio was late, a step into silence and one out of it a
-            // request later (CI, December 2026: pairs 255 frames apart, 2 and
-            // 7 underflows in two runs of the sequence on a loaded VM). This
-            // recording cannot tell those steps from a transition's.
-            print("ClickFree[\(server.kind.rawValue)]: \(what): not asserted: our stream underflowed \(underflows) times")
+            // audio was late, a step into silence and one out of it (CI,
+            // December 2026: pairs 255 frames apart, 2 and 7 underflows in
+            // two runs of the sequence on a loaded VM; in the 50 cycles under
+            // load, 1 underflow and 2 steps 69 ms apart in 1 of 10 runs). This
+            // recording cannot tell those steps from a transition's, so up to
+            // two steps per underflow are dropouts; more are still clicks.
+            print("ClickFree[\(server.kind.rawValue)]: \(what): not asserted: our stream underflowed \(underflows) times, \(counted.count) steps")
             return
         }
         if !counted.isEmpty, let floor = try? Self.referenceSteps(on: server), floor > 0 {
@@ -421,10 +423,11 @@ final class CPULoad: Sendable {
             recording.waitFor(ContinuousRecording.rate / 10, after: recording.frames)
             recording.stop()
         }
-        print("ClickFree[\(PrivateSoundServer.kindUnderTest.rawValue)]: \(live.engine.statistics.output.underflows) underflows in 50 cycles under load")
+        let underflows = live.engine.statistics.output.underflows
+        print("ClickFree[\(PrivateSoundServer.kindUnderTest.rawValue)]: \(underflows) underflows in 50 cycles under load")
         expectNoClick(
             recording, witness: witness, "50 suspend/wakeup cycles under load",
-            asserted: Self.assertedAlone, server: live.server)
+            asserted: Self.assertedAlone, underflows: underflows, server: live.server)
     }
 
     @Test func aRouteMoveByTheEngineDoesNotClickOnEitherDevice() throws {
