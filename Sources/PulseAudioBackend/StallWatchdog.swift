@@ -80,10 +80,21 @@ struct StallJudge {
 
     /// How long an open, uncorked stream may go without rendering.
     let timeout: Duration
-    /// The stream being judged, the frames it had last time, and since when.
+    /// How long it may go without rendering in its first ``startup`` of
+    /// playing (a stream just created or uncorked). A device can take
+    /// seconds to ask after the top-up at the start: PulseAudio 16's null
+    /// sink with no reader asks after 1.6–2 s, a Bluetooth sink resuming
+    /// takes about as long. Judged by ``timeout`` there, every start on
+    /// such a device was a "stall", and a media-services reset for the game.
+    static let startupTimeout: Duration = .seconds(3)
+    /// How long the start-up allowance lasts, from the start of playing.
+    static let startup: Duration = .milliseconds(2500)
+    /// The stream being judged, the frames it had last time, since when,
+    /// and when this stretch of playing began.
     private var generation: UInt64?
     private var frames: UInt64 = 0
     private var since: ContinuousClock.Instant?
+    private var playingSince: ContinuousClock.Instant?
     /// Reported (or failed) already: nothing more until the next stream.
     private var done = false
 
@@ -108,19 +119,24 @@ struct StallJudge {
 
     /// One look at `now`: how long the stream has gone without rendering
     /// while playing, when that is a stall to report (once per stream);
-    /// `nil` otherwise. Progress, a pause or a new stream start the wait again.
+    /// `nil` otherwise. Progress, a pause or a new stream start the wait
+    /// again; a wait that began in the first ``startup`` of playing is
+    /// held to ``startupTimeout``.
     mutating func look(_ look: Look, at now: ContinuousClock.Instant) -> Duration? {
         if look.generation != generation {
             generation = look.generation
             done = false
             since = nil
+            playingSince = nil
         }
-        guard look.playing, look.frames == frames, let since else {
+        if !look.playing { playingSince = nil } else if playingSince == nil { playingSince = now }
+        guard look.playing, look.frames == frames, let since, let start = playingSince else {
             frames = look.frames
             since = look.playing ? now : nil
             return nil
         }
-        guard !done, now - since >= timeout else { return nil }
+        let limit = since - start < Self.startup ? max(timeout, Self.startupTimeout) : timeout
+        guard !done, now - since >= limit else { return nil }
         done = true
         return now - since
     }

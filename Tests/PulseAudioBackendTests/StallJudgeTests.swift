@@ -26,12 +26,15 @@ import Testing
 
     @Test func aPlayingStreamThatStopsRenderingIsReportedOnceAfterTheTimeout() {
         var j = StallJudge(timeout: .milliseconds(500))
-        // Rendering for a second, then nothing more.
-        let reports = judge(&j, from: 0, count: 40) { UInt64(min($0, 1000) * 48) }
+        // Rendering for three seconds (past the start-up allowance), then nothing more.
+        let reports = judge(&j, from: 0, count: 60) { UInt64(min($0, 3000) * 48) }
         #expect(reports.count == 1, "\(reports)")
-        // The last progress was seen at 1000 ms: reported at the first look 500 ms later, no sooner.
-        #expect(reports.first?.at == 1500, "\(reports)")
+        // The last progress was seen at 3000 ms: reported at the first look 500 ms later, no sooner.
+        #expect(reports.first?.at == 3500, "\(reports)")
         #expect(reports.first?.stalled == .milliseconds(500))
+        // Stopping within the start-up allowance: the start-up timeout.
+        var k = StallJudge(timeout: .milliseconds(500))
+        #expect(judge(&k, from: 0, count: 60) { UInt64(min($0, 1000) * 48) }.map(\.at) == [4000])
     }
 
     @Test func aStreamThatKeepsRenderingIsNeverReported() {
@@ -43,8 +46,18 @@ import Testing
         var j = StallJudge(timeout: .milliseconds(500))
         // Not playing for 5 s without rendering a frame.
         #expect(judge(&j, from: 0, count: 50, frames: { _ in 0 }, playing: false).isEmpty)
-        // Playing again: the wait starts now, not when the frames last moved.
-        let reports = judge(&j, from: 5000, count: 10) { _ in 0 }
+        // Playing again: the wait starts now, not when the frames last moved,
+        // and at the start of playing it is the start-up allowance.
+        let reports = judge(&j, from: 5000, count: 40) { _ in 0 }
+        #expect(reports.map(\.at) == [8000], "\(reports)")
+    }
+
+    @Test func aDeviceSlowToAskAtTheStartIsNotAStallButOneThatStopsLaterIs() {
+        var j = StallJudge(timeout: .milliseconds(500))
+        // The top-up at the start, then the device asks only after 2 s (PulseAudio's
+        // null sink without a reader), then steadily, then not at all from 5 s on.
+        let frames: (Int) -> UInt64 = { ms in ms < 2000 ? 512 : UInt64(512 + min(ms, 5000) * 48) }
+        let reports = judge(&j, from: 0, count: 70, frames: frames)
         #expect(reports.map(\.at) == [5500], "\(reports)")
     }
 
@@ -52,8 +65,9 @@ import Testing
         var j = StallJudge(timeout: .milliseconds(500))
         j.streamFailed(generation: 1)  // before the first look at it
         #expect(judge(&j, from: 0, count: 20) { _ in 0 }.isEmpty)
-        // The re-created stream (a new generation) stalls too: reported, a full timeout after it appeared.
-        let reports = judge(&j, from: 2000, count: 10, generation: 2) { _ in 0 }
-        #expect(reports.map(\.at) == [2500], "\(reports)")
+        // The re-created stream (a new generation) stalls too: reported, the
+        // start-up allowance after it appeared.
+        let reports = judge(&j, from: 2000, count: 40, generation: 2) { _ in 0 }
+        #expect(reports.map(\.at) == [5000], "\(reports)")
     }
 }
