@@ -149,7 +149,7 @@ final class SessionBench {
     /// first event about the device (its sink or monitor source). The unplug
     /// (t0 before `unload-module`, t1 at `oldDeviceUnavailable`) is timed too.
     func measureRouteChange() throws -> [Series] {
-        var total = Series("device plugged → route change", targetMs: 100)
+        var total = Series("device plugged → route change", targetMs: 25)
         var load = Series("load-module → server announces device", isPart: true)
         var react = Series("announced → callback", isPart: true)
         var unplug = Series("device unplugged → route change")
@@ -181,6 +181,7 @@ final class SessionBench {
             }
             try settle(on: device.name)
             quiet(watcher)
+            if !oneRouteChange(.newDeviceAvailable, after: mark, "plug", rep) { total.failures += 1 }
             let mark2 = log.count
             let t2 = ContinuousClock.now
             try device.remove()
@@ -192,9 +193,25 @@ final class SessionBench {
                 unplug.failures += 1
                 note("rep \(rep): no oldDeviceUnavailable: \(log.events(after: mark2))")
             }
+            try settle(on: "speaker")
+            quiet(watcher)
+            if !oneRouteChange(.oldDeviceUnavailable, after: mark2, "unplug", rep) { unplug.failures += 1 }
             progress("plug/unplug", rep, detail)
         }
         return [total, load, react, unplug]
+    }
+
+    /// Whether the route changes since `mark`, once the server has been
+    /// quiet, are exactly one with `reason`: a second notification of one
+    /// plug (a late piece of its burst taken for another change) fails the
+    /// repetition.
+    private func oneRouteChange(_ reason: AudioSession.RouteChangeReason, after mark: Int, _ what: String, _ rep: Int) -> Bool {
+        let reasons = log.events(after: mark).compactMap { if case .routeChange(let c) = $0 { c.reason } else { nil } }
+        guard reasons == [reason] else {
+            note("rep \(rep): \(what): route changes \(reasons), not one \(reason)")
+            return false
+        }
+        return true
     }
 
     // MARK: - 3. Server back → audio

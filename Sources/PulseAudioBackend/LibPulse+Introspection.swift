@@ -55,6 +55,24 @@ struct PADeviceInfo: Sendable, Hashable {
     /// Channels of its sample spec (a 5.1 sink has 6).
     var channels: Int
 
+    /// A device described in code (tests stand for the server with it).
+    init(
+        index: UInt32, name: String, description: String, card: UInt32? = nil, monitorOfSink: UInt32? = nil,
+        ports: [PAPortInfo] = [], activePort: String? = nil, muted: Bool = false, properties: [String: String] = [:],
+        channels: Int = 2
+    ) {
+        self.index = index
+        self.name = name
+        self.description = description
+        self.card = card
+        self.monitorOfSink = monitorOfSink
+        self.ports = ports
+        self.activePort = activePort
+        self.muted = muted
+        self.properties = properties
+        self.channels = channels
+    }
+
     init(sink info: UnsafePointer<pa_sink_info>) {
         let i = info.pointee
         index = i.index

@@ -205,6 +205,13 @@ package final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
     /// The journal of what this backend holds changed on other streams (tests).
     var holdJournal: HoldJournal? { link.withLock { $0.holds?.journal } }
 
+    /// Whether the server model has no burst open and nothing of its last
+    /// flushes left to judge later events by (tests: a choice a person makes
+    /// comes after a device settled, not milliseconds after it appeared).
+    var serverModelHasSettled: Bool {
+        link.withLock { $0.connection }?.withModel { $0.burstStart == nil && $0.aftermath.isSettled(at: .now) } ?? true
+    }
+
     // MARK: Reconnecting
 
     /// Reconnect thread: tears the dead connection down, gives back what the

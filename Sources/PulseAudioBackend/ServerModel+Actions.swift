@@ -38,7 +38,7 @@ extension ServerModel {
             if let port = id.port, let device = devices.values.first(where: { $0.name == id.device }),
                 device.activePort != port
             {
-                engineMadeDefault.insert(id)
+                engineMadeDefault[id] = .now + Self.settleGrace
                 try requests.run("make port \(port) of \(id.device) active", deadline: deadline) {
                     output ? context.setSinkPort(id.device, port: port, $0) : context.setSourcePort(id.device, port: port, $0)
                 }

@@ -2,17 +2,95 @@ import CPulseAudio
 import SoundCore
 import SoundSession
 
+/// What a flush leaves for the bursts after it, each entry until
+/// ``ServerModel/settleGrace`` after the flush that made it: what the server
+/// (or its session manager) does a little later because of what that flush
+/// reported is judged as the burst's, not the user's.
+struct BurstAftermath {
+    /// Endpoints a flush reported new: a default change to one is the server's.
+    var appeared: [EndpointID: ContinuousClock.Instant] = [:]
+    /// Directions whose reported default went away: a default change is the server's fallback.
+    var defaultLost: [EndpointDirection: ContinuousClock.Instant] = [:]
+    /// Directions whose default the server (or the engine) moved: our stream
+    /// moving onto that default follows it, and is not the user's move.
+    var defaultMovedByServer: [EndpointDirection: ContinuousClock.Instant] = [:]
+
+    mutating func forgetExpired(at now: ContinuousClock.Instant) {
+        appeared = appeared.filter { $0.value > now }
+        defaultLost = defaultLost.filter { $0.value > now }
+        defaultMovedByServer = defaultMovedByServer.filter { $0.value > now }
+    }
+
+    /// Whether nothing is remembered any more at `now`.
+    func isSettled(at now: ContinuousClock.Instant) -> Bool {
+        let until = Array(appeared.values) + Array(defaultLost.values) + Array(defaultMovedByServer.values)
+        return !until.contains { $0 > now }
+    }
+}
+
 /// Coalescing: one physical change (a jack plugged: card, sink, server and
 /// module events) becomes one `endpointsChanged`, then default changes and
-/// moves of our streams, judged when the burst is over.
+/// moves of our streams, judged when the server has told everything of the
+/// burst.
+///
+/// The end of a burst is found with a barrier: once every query the burst's
+/// events started has been answered, the model asks for the server's info on
+/// the same connection. The server answers its client in order, and sends
+/// each event before any reply it makes later, so when that answer comes
+/// every event the server sent before it has been delivered (and its query
+/// issued and, with the next barrier, answered). No device-level event since
+/// the barrier was sent: the burst is over and the model flushes. Another
+/// event came: it waits for that event's queries and sends another barrier.
+/// ``coalescingLimit`` after the first event it flushes whatever it has.
+///
+/// What comes later still (pipewire-pulse: WirePlumber sets the new default
+/// or relinks our stream a few ms after the server's own burst, outside it)
+/// is a new burst, judged with what the last flushes saw (``BurstAftermath``).
 extension ServerModel {
-    /// Notes a device-level event: the first of a burst arms the flush timer.
+    /// Notes a device-level event: the burst goes on, and is looked at again
+    /// in the next loop iteration (after the event's queries are issued).
     func deviceChanged() {
-        guard !stopped, flushTimer?.event == nil else { return }
-        let timer = flushTimer ?? PATimerBox { [unowned self] in flush() }
-        flushTimer = timer
-        burstStart = .now
-        context.arm(timer, after: Self.coalescingDelay)
+        guard !stopped else { return }
+        burstUnconfirmed = true
+        if burstStart == nil { burstStart = .now }
+        armBurstTimer(after: 0)
+    }
+
+    /// Moves the burst on: sends the barrier once every query is answered,
+    /// flushes when a barrier came back with nothing new since it was sent,
+    /// or when the limit has passed. Runs on the burst timer, when the last
+    /// device query is answered and when the barrier is.
+    func advanceBurst() {
+        guard !stopped, let start = burstStart else { return }
+        let elapsed = ContinuousClock.now - start
+        if elapsed >= Self.coalescingLimit { return flush() }
+        if deviceQueriesInFlight == 0 && !barrierInFlight {
+            guard burstUnconfirmed else { return flush() }
+            burstUnconfirmed = false
+            barrierInFlight = true
+            let sent = issue(PAListRequest<PAServerInfo>(
+                onItem: { [unowned self] in serverInfo($0) },
+                onEnd: { [unowned self] _ in
+                    barrierInFlight = false
+                    advanceBurst()
+                })
+            ) { context.getServerInfo($0) }
+            guard sent else {
+                barrierInFlight = false
+                return flush()  // refused: the connection is going; nothing more will come
+            }
+        }
+        // Answers on their way: they move it on, the limit at the latest.
+        let left = Self.coalescingLimit - elapsed
+        armBurstTimer(after: UInt64(left.components.seconds) * 1_000_000 + UInt64(left.components.attoseconds / 1_000_000_000_000))
+    }
+
+    /// (Re-)arms the burst timer `microseconds` from now.
+    private func armBurstTimer(after microseconds: UInt64) {
+        let timer = burstTimer ?? PATimerBox { [unowned self] in advanceBurst() }
+        burstTimer = timer
+        PAContext.cancelTimer(timer, mainloop: mainloop)
+        context.arm(timer, after: microseconds)
     }
 
     /// Compares what the server has now with what the policy was told and
@@ -20,14 +98,14 @@ extension ServerModel {
     /// and moves of our streams.
     func flush() {
         guard !stopped else { return }
-        if deviceQueriesInFlight > 0, let start = burstStart, ContinuousClock.now - start < Self.coalescingLimit,
-            let timer = flushTimer
-        {
-            context.arm(timer, after: 5_000)  // answers still on their way: a little longer
-            return
-        }
+        if let timer = burstTimer { PAContext.cancelTimer(timer, mainloop: mainloop) }
         burstStart = nil
+        burstUnconfirmed = false
         guard started else { return }  // start() reports the state as of its end itself
+        let now = ContinuousClock.now
+        let settles = now + Self.settleGrace
+        aftermath.forgetExpired(at: now)
+        engineMadeDefault = engineMadeDefault.filter { $0.value > now }
 
         let current = currentEndpoints()
         let currentIDs = Set(current.map(\.id))
@@ -35,15 +113,19 @@ extension ServerModel {
         let disappeared = reportedEndpoints.keys.filter { !currentIDs.contains($0) }.sorted()
         let newlyPresent = Set(appeared.map(\.id).filter { reportedEndpoints[$0] == nil })
         reportedEndpoints = Dictionary(current.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        for id in newlyPresent { aftermath.appeared[id] = settles }
+        for id in disappeared { aftermath.appeared[id] = nil }
         if !appeared.isEmpty || !disappeared.isEmpty {
             emit(.endpointsChanged(appeared: appeared, disappeared: disappeared))
         }
 
         // Defaults. A change of the server's default is the user's choice
-        // unless it follows from the burst itself:
-        //  - the old default endpoint went away (the server picked a fallback);
-        //  - the new default endpoint only now appeared (a device plugged in, or
-        //    a jack's port became available, and the server switched to it);
+        // unless it follows from this burst or one just before it:
+        //  - the old default endpoint went away (the server picked a fallback),
+        //    now or a moment ago;
+        //  - the new default endpoint appeared now or a moment ago (a device
+        //    plugged in, or a jack's port became available, and the server or
+        //    its session manager switched to it);
         //  - the engine made it current itself (selectOutput switched the port).
         let disappearedSet = Set(disappeared)
         // Directions whose server default moved by itself in this burst: a
@@ -55,16 +137,22 @@ extension ServerModel {
             let new = defaultEndpoint(direction)
             guard new != old else { continue }
             if direction == .output { reportedDefaultOutput = new } else { reportedDefaultInput = new }
-            guard let new else { continue }
             let oldWentAway = old.map { disappearedSet.contains($0) || !currentIDs.contains($0) } ?? false
-            let engineMade = engineMadeDefault.remove(new) != nil
-            if oldWentAway || newlyPresent.contains(new) || engineMade {
+            if oldWentAway { aftermath.defaultLost[direction] = settles }
+            guard let new else { continue }
+            let engineMade = engineMadeDefault.removeValue(forKey: new) != nil
+            let serverMade = oldWentAway || newlyPresent.contains(new) || aftermath.appeared[new] != nil
+                || aftermath.defaultLost[direction] != nil
+            if serverMade || engineMade {
                 defaultFollowed.insert(direction)
+                aftermath.defaultMovedByServer[direction] = settles
                 continue
             }
             emit(direction == .output ? .defaultOutputChanged(new) : .defaultInputChanged(new))
         }
-        engineMadeDefault.removeAll()
+        // A default that moved a moment ago, in a burst of its own: our
+        // stream follows it now (WirePlumber relinks it after the switch).
+        defaultFollowed.formUnion(aftermath.defaultMovedByServer.keys)
 
         // A source's mute switch (a headset's or laptop's mic-mute key, or
         // `pactl set-source-mute`): each of its endpoints is muted.

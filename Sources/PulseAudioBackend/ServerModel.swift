@@ -123,8 +123,10 @@ final class ServerModel {
     var outputTarget: EndpointID?
     var inputTarget: EndpointID?
     /// A default endpoint the engine itself made current by switching a port:
-    /// not the user's choice when the flush sees it.
-    var engineMadeDefault: Set<EndpointID> = []
+    /// not the user's choice when a flush sees it, until then or until
+    /// ``settleGrace`` after the switch (a burst of other events, our own
+    /// stream's move, may be flushed while the switch is still on its way).
+    var engineMadeDefault: [EndpointID: ContinuousClock.Instant] = [:]
 
     /// What the last `endpointsChanged` (or the snapshot) told the policy.
     var reportedEndpoints: [EndpointID: AudioEndpoint] = [:]
@@ -132,8 +134,15 @@ final class ServerModel {
     var reportedDefaultInput: EndpointID?
     var reportedMutedInputs: Set<EndpointID> = []
 
-    /// Coalescing: the timer armed by the first event of a burst.
-    var flushTimer: PATimerBox?
+    /// Coalescing (ServerModel+Coalescing.swift): the burst's timer, armed
+    /// for the next loop iteration by each event and for the limit otherwise.
+    var burstTimer: PATimerBox?
+    /// A device-level event came that no barrier answered since.
+    var burstUnconfirmed = false
+    /// The barrier request (the server's info) is on its way.
+    var barrierInFlight = false
+    /// What recent flushes leave for later bursts to judge by.
+    var aftermath = BurstAftermath()
     /// A move of our playback stream away from the engine's target, seen
     /// once, asked about again when this fires (``judgeMove``).
     var moveCheckTimer: PATimerBox?
@@ -145,10 +154,16 @@ final class ServerModel {
 
     var subscriber: PASubscriber?
 
-    /// The flush runs this long after the first event of a burst.
-    static let coalescingDelay: UInt64 = 60_000  // µs
-    /// If device answers are still missing then, it waits for them up to this long after the first event.
+    /// The flush runs when the server has told everything of the burst, but
+    /// never later than this after its first event (a server that does not
+    /// answer, or events that never stop).
     static let coalescingLimit: Duration = .milliseconds(90)
+    /// How long after a flush what it saw still explains what follows: a
+    /// default change to an endpoint that just appeared, or after the
+    /// default went away, is the server's (or its session manager's, which
+    /// acts a few ms after the server's own burst), and so is our stream
+    /// following it. Far shorter than a person takes to react to a plug.
+    static let settleGrace: Duration = .milliseconds(500)
 
     init(
         requests: RequestRunner, server: PAServerInfo, holds: HoldBook, ownRestoreKey: String,
@@ -256,7 +271,7 @@ final class ServerModel {
     }
 
     /// Issues a query whose answer the coalescing flush waits for (a device,
-    /// every device, the server's defaults): counted in
+    /// every device, a card, the server's defaults): counted in
     /// ``deviceQueriesInFlight`` until its last answer, and not at all when
     /// libpulse refuses it (a context no longer ready, the model stopped) —
     /// else every later flush would wait the whole ``coalescingLimit``.
@@ -270,6 +285,9 @@ final class ServerModel {
         let request = PAListRequest<Info>(onItem: onItem, onEnd: { [unowned self] ok in
             deviceQueriesInFlight -= 1
             onEnd(ok)
+            // An answer after its burst was flushed at the limit opens a
+            // burst of its own, to report what it brought.
+            if burstStart == nil { deviceChanged() } else if deviceQueriesInFlight == 0 { advanceBurst() }
         })
         guard issue(request, call) else {
             deviceQueriesInFlight -= 1
@@ -306,10 +324,10 @@ final class ServerModel {
             if kind == .remove {
                 cards[index] = nil
             } else {
-                issue(PAListRequest<PACardInfo>(onItem: { [unowned self] in cards[$0.index] = $0.name }, onEnd: { _ in })) {
+                requeryAllDevices()
+                issueDeviceQuery(onItem: { [unowned self] (info: PACardInfo) in cards[info.index] = info.name }) {
                     context.getCards(index, $0)
                 }
-                requeryAllDevices()
             }
         case .server:
             deviceChanged()
@@ -441,10 +459,10 @@ final class ServerModel {
         stopped = true
         context.setSubscriber(nil)
         subscriber = nil
-        for timer in [flushTimer, repairTimer, moveCheckTimer].compactMap(\.self) {
+        for timer in [burstTimer, repairTimer, moveCheckTimer].compactMap(\.self) {
             PAContext.cancelTimer(timer, mainloop: mainloop)
         }
-        flushTimer = nil
+        burstTimer = nil
         repairTimer = nil
         moveCheckTimer = nil
         stopWatchingRestoreDatabase()

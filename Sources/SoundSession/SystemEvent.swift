@@ -1,8 +1,8 @@
 /// A fact the backend observed on the sound server. Facts are never refused.
 ///
 /// The backend coalesces the burst of server events one physical change
-/// causes (a jack plug: card, sink and server changes; ≈50–100 ms) into one
-/// fact, so the policy picks one reason for it.
+/// causes (a jack plug: card, sink and server changes) into one fact, once
+/// the server has told everything, so the policy picks one reason for it.
 package enum SystemEvent: Hashable, Sendable {
     /// Connected (first time or after a loss): everything the server has now.
     /// After ``connectionLost`` this is the media-services reset.

@@ -248,6 +248,10 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
             if case .endpointsChanged(let a, _) = $0 { return a.contains { $0.id == usbHeadphones } } else { return false }
         }
         #expect(plugged != nil)
+        // A person chooses once the device has settled, not milliseconds
+        // after it appeared: until then a switch of the default to it is the
+        // server's (WirePlumber makes it a few ms after the sink appears).
+        #expect(eventually(within: 5) { backend.serverModelHasSettled }, "the model never settled after the plug")
 
         // The user picks the new device as default: reported; our stream,
         // which follows the default, moving with it is not a user move.
@@ -281,6 +285,113 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
             default: false
             }
         }, "\(afterRemoval)")
+    }
+
+    /// The server's own burst for a plug can end before everything the plug
+    /// causes is done: pipewire-pulse reports a replugged sink at once and
+    /// WirePlumber makes it the default again a few ms later (the user chose
+    /// it before it went). That late default change must be the plug's, as
+    /// it is on PulseAudio 16, where the sink and the default change come in
+    /// one burst: one `endpointsChanged`, no user choice, no user move.
+    @Test func aReplugOfTheChosenDefaultIsOneChangeAndNotTheUsersChoice() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let events = TimedEvents()
+        let (backend, _, tone) = try openBackend(server, events)
+        defer { backend.close(); withExtendedLifetime(tone) {} }
+        try backend.setPaused(false)
+        func changes(after since: ContinuousClock.Instant) -> [SystemEvent] {
+            events.settle(after: since, for: .milliseconds(600)).filter {
+                switch $0 {
+                case .endpointsChanged, .defaultOutputChanged, .defaultInputChanged, .streamMovedByUser: true
+                default: false
+                }
+            }
+        }
+        let plugged = ContinuousClock.now
+        var module = try loadUSBHeadphones(server)
+        #expect(events.first(after: plugged) {
+            if case .endpointsChanged(let a, _) = $0 { a.contains { $0.id == usbHeadphones } } else { false }
+        } != nil)
+        #expect(eventually(within: 5) { backend.serverModelHasSettled })
+        #expect(eventually(within: 5) {
+            _ = try? server.pactl("set-default-sink", "usbhp")
+            return (try? server.defaultSink) == "usbhp"
+        }, "the server never made usbhp the default")
+        #expect(events.first(after: .now - .seconds(5)) { $0 == .defaultOutputChanged(usbHeadphones) } != nil)
+        #expect(eventually(within: 5) { backend.serverModelHasSettled })
+
+        let unplugged = ContinuousClock.now
+        try server.pactl("unload-module", module)
+        #expect(eventually(within: 5) { (try? server.defaultSink) == "speaker" })
+        #expect(changes(after: unplugged) == [.endpointsChanged(appeared: [], disappeared: [usbHeadphones])])
+
+        let replugged = ContinuousClock.now
+        module = try loadUSBHeadphones(server)
+        #expect(eventually(within: 5) { (try? server.defaultSink) == "usbhp" }, "the server did not restore its default")
+        let afterReplug = changes(after: replugged)
+        #expect(afterReplug.count == 1, "\(afterReplug)")
+        if case .endpointsChanged(let appeared, let gone)? = afterReplug.first {
+            #expect(appeared.map(\.id) == [usbHeadphones] && gone.isEmpty, "\(afterReplug)")
+        } else {
+            Issue.record("no endpointsChanged for the replug: \(afterReplug)")
+        }
+        try server.pactl("unload-module", module)
+    }
+
+    /// The judging of late pieces, without a server: what a flush reported
+    /// explains a default change in a later burst for ``ServerModel/settleGrace``
+    /// (a premature flush must not turn the rest of the plug into a second
+    /// change or the user's choice), and once that has passed the same
+    /// change is the user's.
+    @Test func lateServerPiecesOfAPlugAreJudgedAsThePlugs() throws {
+        let (model, loop, context, emitted) = try offlineModel()
+        defer { loop.withLock { model.stop() }; context.unref(); loop.free() }
+        let speaker = PADeviceInfo(index: 0, name: "speaker", description: "Speaker", properties: ["device.form_factor": "speaker"])
+        let headphones = PADeviceInfo(
+            index: 1, name: "usbhp", description: "USB Headphones", properties: ["device.bus": "usb", "device.form_factor": "headphone"])
+        let usb = EndpointID(.output, device: "usbhp")
+        let speakerID = EndpointID(.output, device: "speaker")
+        loop.withLock {
+            model.sinks = [0: speaker]
+            model.defaultSinkName = "speaker"
+            model.reportedEndpoints = Dictionary(model.currentEndpoints().map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            model.reportedDefaultOutput = model.defaultEndpoint(.output)
+            model.started = true
+        }
+        func flush(_ change: (ServerModel) -> Void) -> [SystemEvent] {
+            let before = emitted.count
+            loop.withLock {
+                change(model)
+                model.flush()
+            }
+            return Array(emitted.all.dropFirst(before))
+        }
+
+        // The plug's first piece: the sink.
+        let first = flush { $0.sinks[1] = headphones }
+        #expect(first.count == 1 && first.first.map { if case .endpointsChanged(let a, []) = $0 { a.map(\.id) == [usb] } else { false } } == true,
+                "\(first)")
+        // A second event of the same plug (the sink reported again, unchanged): nothing.
+        #expect(flush { $0.sinks[1] = headphones }.isEmpty)
+        // The session manager makes it the default a few ms later: the plug's, not the user's.
+        #expect(flush { $0.defaultSinkName = "usbhp" }.isEmpty)
+
+        // Unplugged with the default on it: the server has no default at
+        // first (pipewire-pulse names the gone sink), then picks the speaker.
+        let unplug = flush {
+            $0.sinks[1] = nil
+            $0.defaultSinkName = "usbhp"
+        }
+        #expect(unplug == [.endpointsChanged(appeared: [], disappeared: [usb])])
+        #expect(flush { $0.defaultSinkName = "speaker" }.isEmpty, "the late fallback was taken for the user's choice")
+
+        // Once settled, the same changes are the user's.
+        #expect(flush { $0.sinks[1] = headphones }.count == 1)
+        loop.withLock { model.aftermath = BurstAftermath() }
+        #expect(flush { $0.defaultSinkName = "usbhp" } == [.defaultOutputChanged(usb)])
+        loop.withLock { model.aftermath = BurstAftermath() }
+        #expect(flush { $0.defaultSinkName = "speaker" } == [.defaultOutputChanged(speakerID)])
     }
 
     @Test func muteAndDuckOtherStreamsAndRestoreExactly() throws {
@@ -362,17 +473,8 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
     /// query (`PA_ERR_BADSTATE`), as a dying one does: each kind of device
     /// event must leave nothing counted.
     @Test func refusedDeviceQueriesAreNotLeftInFlight() throws {
-        let loop = try #require(PAMainloop.make(name: "SoundEngine-test"))
-        defer { loop.free() }
-        let proplist = PAProplist.make(["application.name": "SoundEngine model test"])
-        defer { proplist.free() }
-        let context = try #require(PAContext.make(mainloop: loop, name: "SoundEngine model test", properties: proplist))
-        defer { context.unref() }
-        let model = ServerModel(
-            requests: RequestRunner(context: context, mainloop: loop, wait: { _, _ in false }),
-            server: PAServerInfo(serverName: "pulseaudio"),
-            holds: HoldBook(BackendConfiguration(applicationName: "SoundEngine model test"), warn: { _ in }),
-            ownRestoreKey: "", emit: { _ in })
+        let (model, loop, context, _) = try offlineModel()
+        defer { context.unref(); loop.free() }
         for (facility, kind): (PASubscriptionFacility, PASubscriptionKind) in [
             (.server, .change), (.sink, .new), (.source, .change), (.card, .change),
         ] {
@@ -386,6 +488,35 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         #expect(model.deviceQueriesInFlight == 0)
         loop.withLock { model.stop() }
     }
+}
+
+/// What a model emitted (from its loop's thread or a test's).
+private final class Emitted: @unchecked Sendable {
+    // @unchecked: `events` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var events: [SystemEvent] = []
+    func append(_ event: SystemEvent) { lock.withLock { events.append(event) } }
+    var all: [SystemEvent] { lock.withLock { events } }
+    var count: Int { all.count }
+}
+
+/// A server model on a context that never connects (every query is refused,
+/// as on a dying connection), its loop not running: the test drives it.
+private func offlineModel() throws -> (ServerModel, PAMainloop, PAContext, Emitted) {
+    let loop = try #require(PAMainloop.make(name: "SoundEngine-test"))
+    let proplist = PAProplist.make(["application.name": "SoundEngine model test"])
+    defer { proplist.free() }
+    guard let context = PAContext.make(mainloop: loop, name: "SoundEngine model test", properties: proplist) else {
+        loop.free()
+        throw ServerError("no context")
+    }
+    let emitted = Emitted()
+    let model = ServerModel(
+        requests: RequestRunner(context: context, mainloop: loop, wait: { _, _ in false }),
+        server: PAServerInfo(serverName: "pulseaudio"),
+        holds: HoldBook(BackendConfiguration(applicationName: "SoundEngine model test"), warn: { _ in }),
+        ownRestoreKey: "", emit: { emitted.append($0) })
+    return (model, loop, context, emitted)
 }
 
 /// The client of a stream as first reported.

@@ -288,6 +288,50 @@ let handset = ["device.description": "Handset", "device.form_factor": "handset"]
         #expect(recorder.waitForLevel { $0.allSatisfy { $0 > 0.1 } }.met, "audio is not back on the speaker")
     }
 
+    /// Headphones the player chose as the default come back: the server
+    /// makes them the default again, PulseAudio 16 in the burst that adds
+    /// the sink, pipewire-pulse a few ms after its own burst (WirePlumber
+    /// restores the chosen default and relinks our stream). The game hears
+    /// one route change each way, with the device's reason: the late default
+    /// switch is no override, and no second notification follows.
+    @Test func aReplugOfTheChosenDefaultIsOneNewDeviceAvailable() throws {
+        let server = try PrivateSoundServer()
+        var headphones: Device
+        do {
+            headphones = try server.addOutput(name: "usbhp", properties: usbHeadphones)
+            try #require(try eventually {
+                _ = try? server.pactl("set-default-sink", "usbhp")
+                return try server.defaultSink == "usbhp"
+            }, "the server never made usbhp the default")
+        } catch {
+            server.stop()
+            throw error
+        }
+        let live = try LiveSession(SessionConfiguration(category: .playback), server: server)
+        defer { live.stop() }
+        try live.playTone()
+        #expect(eventually { (try? live.ourSink()) == "usbhp" })
+        func routeChanges(after mark: Int) -> [RouteChangeReason] {
+            live.log.all.dropFirst(mark).compactMap(\.routeChangeReason)
+        }
+
+        var mark = live.log.all.count
+        try headphones.remove()
+        try live.requireRouteChange(.oldDeviceUnavailable, to: "speaker", after: mark, "unplugged")
+        #expect(!eventually(within: 1) { routeChanges(after: mark).count > 1 }, "\(routeChanges(after: mark))")
+        #expect(routeChanges(after: mark) == [.oldDeviceUnavailable])
+
+        mark = live.log.all.count
+        headphones = try server.addOutput(name: "usbhp", properties: usbHeadphones)
+        defer { try? headphones.remove() }
+        try live.requireRouteChange(.newDeviceAvailable, to: "usbhp", after: mark, "plugged back")
+        #expect(eventually { (try? server.defaultSink) == "usbhp" }, "the server did not make usbhp the default again")
+        // A late piece (the default switch, the relinking of our stream) has long come by then.
+        #expect(!eventually(within: 1) { routeChanges(after: mark).count > 1 }, "\(routeChanges(after: mark))")
+        #expect(routeChanges(after: mark) == [.newDeviceAvailable], "\(live.log.all.dropFirst(mark))")
+        #expect(eventually { (try? live.ourSink()) == "usbhp" })
+    }
+
     @Test func qa1754ReceiverOverrideHeadphonesUnplugBackToTheReceiver() throws {
         let live = try LiveSession(SessionConfiguration(category: .playAndRecord))
         defer { live.stop() }
