@@ -89,12 +89,20 @@ struct StallJudge {
     static let startupTimeout: Duration = .seconds(3)
     /// How long the start-up allowance lasts, from the start of playing.
     static let startup: Duration = .milliseconds(2500)
+    /// Looks that saw progress after which the device is asking steadily and
+    /// the allowance is over, even inside ``startup``: the top-up at the
+    /// start can span two looks; a third means the device has begun asking.
+    /// A server that hangs a second after the game began to play is a stall
+    /// judged by ``timeout``, not a slow start.
+    static let steadyLooks = 3
     /// The stream being judged, the frames it had last time, since when,
     /// and when this stretch of playing began.
     private var generation: UInt64?
     private var frames: UInt64 = 0
     private var since: ContinuousClock.Instant?
     private var playingSince: ContinuousClock.Instant?
+    /// Looks since ``playingSince`` that saw the frames move.
+    private var progressLooks = 0
     /// Reported (or failed) already: nothing more until the next stream.
     private var done = false
 
@@ -120,8 +128,9 @@ struct StallJudge {
     /// One look at `now`: how long the stream has gone without rendering
     /// while playing, when that is a stall to report (once per stream);
     /// `nil` otherwise. Progress, a pause or a new stream start the wait
-    /// again; a wait that began in the first ``startup`` of playing is
-    /// held to ``startupTimeout``.
+    /// again; a wait that began in the first ``startup`` of playing, before
+    /// the device asked steadily (``steadyLooks``), is held to
+    /// ``startupTimeout``.
     mutating func look(_ look: Look, at now: ContinuousClock.Instant) -> Duration? {
         if look.generation != generation {
             generation = look.generation
@@ -129,13 +138,20 @@ struct StallJudge {
             since = nil
             playingSince = nil
         }
-        if !look.playing { playingSince = nil } else if playingSince == nil { playingSince = now }
+        if !look.playing {
+            playingSince = nil
+        } else if playingSince == nil {
+            playingSince = now
+            progressLooks = 0
+        }
         guard look.playing, look.frames == frames, let since, let start = playingSince else {
+            if look.playing, look.frames != frames { progressLooks += 1 }
             frames = look.frames
             since = look.playing ? now : nil
             return nil
         }
-        let limit = since - start < Self.startup ? max(timeout, Self.startupTimeout) : timeout
+        let slowStart = since - start < Self.startup && progressLooks < Self.steadyLooks
+        let limit = slowStart ? max(timeout, Self.startupTimeout) : timeout
         guard !done, now - since >= limit else { return nil }
         done = true
         return now - since

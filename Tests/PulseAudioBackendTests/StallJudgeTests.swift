@@ -32,9 +32,15 @@ import Testing
         // The last progress was seen at 3000 ms: reported at the first look 500 ms later, no sooner.
         #expect(reports.first?.at == 3500, "\(reports)")
         #expect(reports.first?.stalled == .milliseconds(500))
-        // Stopping within the start-up allowance: the start-up timeout.
+        // Rendering steadily for one second, then nothing (a server that hangs
+        // soon after the game began to play): the device was asking, so the
+        // start-up allowance is over and the plain timeout holds.
         var k = StallJudge(timeout: .milliseconds(500))
-        #expect(judge(&k, from: 0, count: 60) { UInt64(min($0, 1000) * 48) }.map(\.at) == [4000])
+        #expect(judge(&k, from: 0, count: 60) { UInt64(min($0, 1000) * 48) }.map(\.at) == [1500])
+        // Only the top-up (spread over two looks), then nothing: a slow start,
+        // held to the start-up timeout from the last progress.
+        var m = StallJudge(timeout: .milliseconds(500))
+        #expect(judge(&m, from: 0, count: 60) { UInt64(min($0, 100) * 5) }.map(\.at) == [3100])
     }
 
     @Test func aStreamThatKeepsRenderingIsNeverReported() {
