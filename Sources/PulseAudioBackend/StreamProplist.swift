@@ -28,6 +28,13 @@ enum PAStreamProperty {
     /// a stream that names its own is saved and restored under it instead of
     /// under its role (pulsecore/proplist-util.c, `pa_proplist_get_stream_group`).
     static let restoreID = "module-stream-restore.id"
+    /// pipewire-pulse's floor under a playback stream's `minreq`, read from
+    /// the client's own properties when it creates a stream (pipewire 0.3.65
+    /// module-protocol-pulse/stream.c:87); PulseAudio ignores it.
+    static let pipeWireMinimumRequest = "pulse.min.req"
+    /// pipewire-pulse's floor under a stream's `node.latency`, which sets the
+    /// graph's quantum (stream.c:89, pulse-server.c:450 `clamp_latency`).
+    static let pipeWireMinimumQuantum = "pulse.min.quantum"
 }
 
 extension BackendConfiguration {
@@ -73,7 +80,24 @@ extension BackendConfiguration {
         // the server. Copying 384 kB/s through the socket costs nothing a
         // game notices. docs/pulseaudio.md, "No shared memory".
         list[PAStreamProperty.forceDisableSHM] = "yes"
+        list.merge(pipeWireLatencyFloors) { _, floor in floor }
         return list
+    }
+
+    /// pipewire-pulse's latency floors for our client, lowered to our request
+    /// when it asks for less than pipewire-pulse's built-in 256/48000
+    /// (`DEFAULT_MIN_REQ`, `DEFAULT_MIN_QUANTUM`, pulse-server.c:79, :84):
+    /// without them `LatencyRequest.low` (512 / 128) was granted 768 / 256 and
+    /// a 256-frame quantum. Requests at or above that floor send nothing, so
+    /// the server's own configuration (a raised `pulse.min.req` in
+    /// `pulse.properties`) still applies to them; a `pulse.rules` entry that
+    /// matches us overrides these (applied after the client's properties,
+    /// pulse-server.c:1058). docs/pulseaudio.md, "Latency on pipewire-pulse".
+    var pipeWireLatencyFloors: [String: String] {
+        let request = latency.requestFrames, rate = format.sampleRate
+        guard request > 0, rate > 0, request * 48_000 < 256 * rate else { return [:] }
+        let floor = "\(request)/\(rate)"
+        return [PAStreamProperty.pipeWireMinimumRequest: floor, PAStreamProperty.pipeWireMinimumQuantum: floor]
     }
 
     private func proplist(for properties: StreamProperties) -> [String: String] {

@@ -75,8 +75,11 @@ package struct BackendConfiguration: Sendable, Hashable {
 /// Requested buffering of the playback stream, in frames at the stream rate.
 ///
 /// Maps to PulseAudio's `pa_buffer_attr`: `targetFrames` is `tlength`,
-/// `requestFrames` is `minreq`. See docs/pulseaudio.md for why the defaults
-/// are what they are.
+/// `requestFrames` is `minreq`. A request shorter than pipewire-pulse's own
+/// floor (256 frames at 48 kHz) also lowers that floor for our client
+/// (`pulse.min.req`, `pulse.min.quantum`), so pipewire-pulse grants it and
+/// runs its graph at that quantum. See docs/pulseaudio.md for why the
+/// defaults are what they are and for the floors a user's server keeps.
 ///
 /// The rule (`PlatformInitSettings.validate()` refuses anything else with
 /// `invalidParameter`), for the 48 kHz values a game gives:
@@ -101,7 +104,8 @@ public struct LatencyRequest: Sendable, Hashable, Codable {
 
     /// About 20 ms at 48 kHz: 1024-frame target, 256-frame requests.
     public static let `default` = LatencyRequest(targetFrames: 1024, requestFrames: 256)
-    /// About 10 ms at 48 kHz: opt-in; costs server CPU and is raised to ~16 ms by pipewire-pulse.
+    /// About 10 ms at 48 kHz: opt-in; costs server CPU (on pipewire-pulse a
+    /// 128-frame graph quantum for every stream on the device).
     public static let low = LatencyRequest(targetFrames: 512, requestFrames: 128)
 
     /// The `requestFrames` allowed (at 48 kHz), each also a power of two.
