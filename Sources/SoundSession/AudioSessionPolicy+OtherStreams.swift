@@ -55,7 +55,22 @@ extension AudioSessionPolicy {
         }
         if stream.isRunning { unplayedStreams.remove(stream.id) }
         // Media that won interrupts us until it stops playing or goes away.
-        if !stream.isRunning || !stream.isMedia { winningMedia.remove(stream.id) }
+        // Paused while a call plays, it was paused for the call (role-cork
+        // asked it to cork): it still wins, else the call's end would end our
+        // interruption and the music resuming a moment later, when role-cork
+        // asks it to uncork, would begin it again.
+        if !stream.isMedia {
+            winningMedia.remove(stream.id)
+            winningMediaPausedForCall.remove(stream.id)
+        } else if stream.isRunning {
+            winningMediaPausedForCall.remove(stream.id)
+        } else if winningMedia.contains(stream.id) {
+            if isCallPlaying {
+                winningMediaPausedForCall.insert(stream.id)
+            } else if !winningMediaPausedForCall.contains(stream.id) {
+                winningMedia.remove(stream.id)
+            }
+        }
         if !stream.isRunning || !stream.isCall { acceptedCalls.remove(stream.id) }
     }
 
@@ -74,6 +89,7 @@ extension AudioSessionPolicy {
         mutedStreams.remove(id)
         unconfirmedMutes.remove(id)
         winningMedia.remove(id)
+        winningMediaPausedForCall.remove(id)
         acceptedCalls.remove(id)
         unplayedStreams.remove(id)
     }

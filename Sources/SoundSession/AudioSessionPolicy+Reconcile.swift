@@ -14,7 +14,10 @@ extension AudioSessionPolicy {
         // Media that won interrupts only a non-mixable active session; the
         // background does not end it: the other app's music still plays, and
         // coming back to the foreground takes the audio back.
-        if !claimsExclusiveAudio { winningMedia = [] }
+        if !claimsExclusiveAudio {
+            winningMedia = []
+            winningMediaPausedForCall = []
+        }
         reconcileInterruption(&pass, into: &outputs)
         if pass.lost { outputs.append(.notification(.mediaServicesWereLost)) }
 

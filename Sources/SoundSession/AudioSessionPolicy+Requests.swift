@@ -147,6 +147,7 @@ extension AudioSessionPolicy {
     mutating func takeOver(_ pass: inout HandlingPass, acceptingCalls: Bool = true) {
         if acceptingCalls { acceptedCalls = Set(others.values.filter { $0.isCall && $0.isRunning }.map(\.id)) }
         winningMedia = []
+        winningMediaPausedForCall = []
         pass.takeOver = true
     }
 }

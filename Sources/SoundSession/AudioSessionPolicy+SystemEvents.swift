@@ -108,6 +108,7 @@ extension AudioSessionPolicy {
         mutedStreams.formIntersection(present)
         unconfirmedMutes.formIntersection(present)
         winningMedia.formIntersection(present)
+        winningMediaPausedForCall.formIntersection(present)
         acceptedCalls.formIntersection(present)
         // Streams already there are not new: a mute on them is the user's.
         unplayedStreams = []
@@ -137,6 +138,7 @@ extension AudioSessionPolicy {
         acceptedCalls = []
         unplayedStreams = []
         winningMedia = []
+        winningMediaPausedForCall = []
         mutedStreams = []
         unconfirmedMutes = []
         userOutput = nil

@@ -81,6 +81,10 @@ package struct AudioSessionPolicy: Hashable, Sendable {
     var acceptedCalls: Set<StreamID> = []
     /// Other media streams that started while we were non-mixable and won.
     var winningMedia: Set<StreamID> = []
+    /// Winning media paused while a call played (module-role-cork asked it
+    /// to cork, and players that honour the request pause): it keeps winning
+    /// until it plays again, goes away or the game takes the audio back.
+    var winningMediaPausedForCall: Set<StreamID> = []
     /// The source that began the current interruption, `nil` when not interrupted.
     package internal(set) var interruptionSource: InterruptionSource?
 

@@ -164,4 +164,55 @@ import Testing
         #expect(outputs.interruptions.isEmpty)
         #expect(outputs.resumesEngine)
     }
+    /// Media that won, then a call: module-role-cork mutes the music and asks
+    /// it to cork, and a player that honours the request pauses. When the
+    /// call ends the phone stream goes first and the music resumes a moment
+    /// later (role-cork asks it to uncork): the game stays interrupted through
+    /// both, not ended and begun again 1 ms apart (found on desktop
+    /// PulseAudio with the headless demo).
+    @Test func mediaPausedForACallStillWinsWhenTheCallEnds() throws {
+        var policy = try AudioSessionPolicy.connected(.with(.soloAmbient))
+        #expect(policy.handle(.otherStreamChanged(Streams.music(20))).interruptions == [.began(.otherMedia)])
+        var seen: [Interruption] = []
+        for event: SystemEvent in [
+            .otherStreamChanged(Streams.call(9)), .corkRequested,
+            .otherStreamChanged(Streams.music(20, muted: true)),  // role-cork's mute
+            .otherStreamChanged(Streams.music(20, running: false, muted: true)),  // the player pauses for the call
+            .otherStreamRemoved(9),  // the call is over
+            .uncorkRequested, .otherStreamChanged(Streams.music(20, running: false)),  // role-cork unmutes it
+            .otherStreamChanged(Streams.music(20)),  // and the player resumes
+        ] {
+            seen += policy.handle(event).interruptions
+        }
+        #expect(seen.isEmpty, "one interruption, still going: \(seen)")
+        #expect(policy.isInterrupted)
+        // Paused by the user afterwards, with no call: that ends it.
+        #expect(policy.handle(.otherStreamChanged(Streams.music(20, running: false))).interruptions
+            == [.ended(shouldResume: true)])
+    }
+
+    /// Media paused for a call that never resumes keeps the game
+    /// interrupted until it goes away (or the game takes the audio back, as
+    /// on iOS, where an app interrupted by another's music hears of an end
+    /// only when that app lets go).
+    @Test func mediaPausedForACallThatNeverResumesWinsUntilItGoesOrTheGameTakesOver() throws {
+        for takeOver in [false, true] {
+            var policy = try AudioSessionPolicy.connected(.with(.soloAmbient))
+            _ = policy.handle(.otherStreamChanged(Streams.music(20)))
+            _ = policy.handle(.otherStreamChanged(Streams.call(9)))
+            _ = policy.handle(.otherStreamChanged(Streams.music(20, running: false)))
+            #expect(policy.handle(.otherStreamRemoved(9)).interruptions.isEmpty)
+            #expect(policy.handle(.otherStreamChanged(Streams.music(20, running: false))).interruptions.isEmpty)
+            if takeOver {
+                _ = try policy.handle(.setActive(false))
+                let outputs = try policy.handle(.setActive(true))
+                #expect(outputs.resumesEngine, "\(outputs)")
+                #expect(!policy.isInterrupted)
+                // Its later start wins again, as any media does.
+                #expect(policy.handle(.otherStreamChanged(Streams.music(20))).interruptions == [.began(.otherMedia)])
+            } else {
+                #expect(policy.handle(.otherStreamRemoved(20)).interruptions == [.ended(shouldResume: true)])
+            }
+        }
+    }
 }
