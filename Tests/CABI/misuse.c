@@ -61,8 +61,16 @@ static void on_event(const SE_EventCallbackInfo *info, void *cookie) {
     (void)info;
     (void)cookie;
 }
+/* The playing ID every one of the dialogue's callbacks carried (checked
+ * against se_post_event's after the end: the first callback, its duration,
+ * can come before se_post_event has stored the ID), and how many did not. */
+static atomic_uint dialogue_seen, dialogue_strays;
 static void on_dialogue(const SE_EventCallbackInfo *info, void *cookie) {
-    if (info->game_object != EMITTER_ID || info->playing_id != *(const uint32_t *)cookie) return;
+    (void)cookie;
+    unsigned expected = 0;
+    if (!atomic_compare_exchange_strong(&dialogue_seen, &expected, info->playing_id) && expected != info->playing_id)
+        atomic_fetch_add(&dialogue_strays, 1);
+    if (info->game_object != EMITTER_ID) return;
     if (info->type == SE_CallbackMarker && info->marker_name != NULL && info->sound_name != NULL &&
         (strcmp(info->marker_name, "word2") == 0 || strcmp(info->marker_name, "word3") == 0))
         atomic_fetch_add(&markers, 1);
@@ -1043,6 +1051,7 @@ static void callbacks(const char *sound_path) {
     WAIT_UNTIL(atomic_load(&ends) == 1, 5);
     TRUE(atomic_load(&markers_before_end) == 2);
     TRUE(atomic_load(&durations_before_end) == 1); /* its one voice said its length when it started */
+    TRUE(atomic_load(&dialogue_seen) == dialogue && atomic_load(&dialogue_strays) == 0);
     TRUE(atomic_load(&log_messages) > 0);
     OK(se_unload_sound(chime));
 }

@@ -990,7 +990,11 @@ SE_Result se_set_game_object_aux_send_values(uint64_t game_object, const SE_AuxS
  * Posts an event on a registered game object (Wwise PostEvent). On success
  * `*playing_id` (never 0) names this posting. `callback` (optional, NULL)
  * is told what `callback_flags` (SE_CallbackEndOfEvent | SE_CallbackMarker,
- * or 0) ask for, with `cookie`. Returns SE_IDNotFound for an unknown event.
+ * or 0) ask for, with `cookie`. The callback may run before this returns
+ * (SE_CallbackDuration comes as the voice starts, SE_CallbackVoiceFailed
+ * when it cannot): it must take the posting from `info->playing_id`, not
+ * from what `*playing_id` will hold. Returns SE_IDNotFound for an unknown
+ * event.
  */
 SE_Result se_post_event(const char *event_name, uint64_t game_object, SE_CallbackType callback_flags,
                         SE_EventCallback callback, void *cookie, uint32_t *playing_id);
