@@ -519,9 +519,11 @@ typedef struct avx512_run {
     int32_t n, extra;
 } avx512_run;
 
-// One step of 16 frames from frame i, the lanes in `m` only.
-MK_INLINE MK_AVX512 void avx512_step(avx512_run *r, float *L, float *R, int32_t i, __mmask16 m, const int cubic,
-                                     const int gather, const int ramp, const int stereo) MK_NONBLOCKING {
+// One step of 16 frames from frame i, the lanes in `m` only, added into the
+// accumulators `*acc_l` and (with `right`) `*acc_r`.
+MK_INLINE MK_AVX512 void avx512_add(avx512_run *r, __m512 *acc_l, __m512 *acc_r, int32_t i, __mmask16 m,
+                                    const int cubic, const int gather, const int ramp, const int stereo,
+                                    const int right) MK_NONBLOCKING {
     const __m512i one = _mm512_set1_epi32(1);
     if (r->p0) {
         _mm_prefetch((const char *)(r->p0 + i), _MM_HINT_T0);
@@ -544,17 +546,27 @@ MK_INLINE MK_AVX512 void avx512_step(avx512_run *r, float *L, float *R, int32_t 
         r->frame = _mm512_add_ps(r->frame, _mm512_set1_ps(16));
     }
     r->pos += r->step16;
+    *acc_l = _mm512_fmadd_ps(v, g0, *acc_l);
+    if (right) *acc_r = _mm512_fmadd_ps(w, g1, *acc_r);
+}
+
+// One step of 16 frames from frame i, the lanes in `m` only, added into L and R.
+MK_INLINE MK_AVX512 void avx512_step(avx512_run *r, float *L, float *R, int32_t i, __mmask16 m, const int cubic,
+                                     const int gather, const int ramp, const int stereo) MK_NONBLOCKING {
     if (m == (__mmask16)0xFFFF) {
-        _mm512_storeu_ps(L + i, _mm512_fmadd_ps(v, g0, _mm512_loadu_ps(L + i)));
-        if (R) _mm512_storeu_ps(R + i, _mm512_fmadd_ps(w, g1, _mm512_loadu_ps(R + i)));
+        __m512 al = _mm512_loadu_ps(L + i), ar = R ? _mm512_loadu_ps(R + i) : _mm512_setzero_ps();
+        avx512_add(r, &al, &ar, i, m, cubic, gather, ramp, stereo, R != NULL);
+        _mm512_storeu_ps(L + i, al);
+        if (R) _mm512_storeu_ps(R + i, ar);
     } else {
-        _mm512_mask_storeu_ps(L + i, m, _mm512_fmadd_ps(v, g0, _mm512_maskz_loadu_ps(m, L + i)));
-        if (R) _mm512_mask_storeu_ps(R + i, m, _mm512_fmadd_ps(w, g1, _mm512_maskz_loadu_ps(m, R + i)));
+        __m512 al = _mm512_maskz_loadu_ps(m, L + i), ar = R ? _mm512_maskz_loadu_ps(m, R + i) : _mm512_setzero_ps();
+        avx512_add(r, &al, &ar, i, m, cubic, gather, ramp, stereo, R != NULL);
+        _mm512_mask_storeu_ps(L + i, m, al);
+        if (R) _mm512_mask_storeu_ps(R + i, m, ar);
     }
 }
 
-MK_INLINE MK_AVX512 void mix_avx512(const mk_segment *s, float *L, float *R, int32_t n, const int cubic,
-                                    const int gather, const int ramp, const int stereo) MK_NONBLOCKING {
+MK_INLINE MK_AVX512 avx512_run avx512_start(const mk_segment *s, int32_t n) MK_NONBLOCKING {
     uint32_t jlo[16], jhi[16];
     for (int j = 0; j < 16; j++) {
         uint64_t o = (uint64_t)j * s->step;
@@ -572,31 +584,105 @@ MK_INLINE MK_AVX512 void mix_avx512(const mk_segment *s, float *L, float *R, int
         // per step covers n, and the first eighth of the steps add n / 8.
         .n = n, .extra = (n >> 3) & ~15,
     };
+    return r;
+}
+
+// Frames `from` (a multiple of 16) to n of a run started with avx512_start.
+MK_INLINE MK_AVX512 void avx512_rest(avx512_run *r, float *L, float *R, int32_t from, int32_t n, const int cubic,
+                                     const int gather, const int ramp, const int stereo) MK_NONBLOCKING {
     const int32_t full = n & ~15;
-    int32_t i = 0;
-    for (; i < full; i += 16) avx512_step(&r, L, R, i, (__mmask16)0xFFFF, cubic, gather, ramp, stereo);
+    int32_t i = from;
+    for (; i < full; i += 16) avx512_step(r, L, R, i, (__mmask16)0xFFFF, cubic, gather, ramp, stereo);
     // The last frames: masked (accumulators and gathers), so nothing is
     // read past what the segment may.
-    if (i < n) avx512_step(&r, L, R, i, (__mmask16)((1u << (n - i)) - 1), cubic, gather, ramp, stereo);
+    if (i < n) avx512_step(r, L, R, i, (__mmask16)((1u << (n - i)) - 1), cubic, gather, ramp, stereo);
+}
+
+MK_INLINE MK_AVX512 void mix_avx512(const mk_segment *s, float *L, float *R, int32_t n, const int cubic,
+                                    const int gather, const int ramp, const int stereo) MK_NONBLOCKING {
+    avx512_run r = avx512_start(s, n);
+    avx512_rest(&r, L, R, 0, n, cubic, gather, ramp, stereo);
+}
+
+// The switches of a segment's loop, as avx512_kind packs them.
+MK_INLINE MK_AVX512 int avx512_kind(const mk_segment *s, const int cubic) MK_NONBLOCKING {
+    const int gather = cubic ? s->step * 15 >= (28ull << 32) : s->step > (2ull << 32);
+    const int ramp = s->gain_step[0] != 0 || s->gain_step[1] != 0;
+    const int stereo = s->source[1] != NULL;
+    return gather << 2 | ramp << 1 | stereo;
 }
 
 // Instantiates the loop with its four switches fixed, so none is tested
 // inside it.
 static MK_AVX512 void mix_avx512_dispatch(const mk_segment *s, float *L, float *R, int32_t n, const int cubic)
     MK_NONBLOCKING {
-    const int gather = cubic ? s->step * 15 >= (28ull << 32) : s->step > (2ull << 32);
-    const int ramp = s->gain_step[0] != 0 || s->gain_step[1] != 0;
-    const int stereo = s->source[1] != NULL;
-#define MK_V(C_, G_, R_, S_) \
-    if (cubic == C_ && gather == G_ && ramp == R_ && stereo == S_) {                                          \
-        mix_avx512(s, L, R, n, C_, G_, R_, S_);                                                               \
+    const int kind = avx512_kind(s, cubic);
+#define MK_V(C_, K_) \
+    if (cubic == C_ && kind == K_) {                                                                          \
+        mix_avx512(s, L, R, n, C_, K_ >> 2, (K_ >> 1) & 1, K_ & 1);                                           \
         return;                                                                                               \
     }
-    MK_V(0, 0, 0, 0) MK_V(0, 0, 0, 1) MK_V(0, 0, 1, 0) MK_V(0, 0, 1, 1)
-    MK_V(0, 1, 0, 0) MK_V(0, 1, 0, 1) MK_V(0, 1, 1, 0) MK_V(0, 1, 1, 1)
-    MK_V(1, 0, 0, 0) MK_V(1, 0, 0, 1) MK_V(1, 0, 1, 0) MK_V(1, 0, 1, 1)
-    MK_V(1, 1, 0, 0) MK_V(1, 1, 0, 1) MK_V(1, 1, 1, 0) MK_V(1, 1, 1, 1)
+    MK_V(0, 0) MK_V(0, 1) MK_V(0, 2) MK_V(0, 3) MK_V(0, 4) MK_V(0, 5) MK_V(0, 6) MK_V(0, 7)
+    MK_V(1, 0) MK_V(1, 1) MK_V(1, 2) MK_V(1, 3) MK_V(1, 4) MK_V(1, 5) MK_V(1, 6) MK_V(1, 7)
 #undef MK_V
+}
+
+// Several segments into the same planes (mk_mix_batch): for each tile of 64
+// frames the four steps' sums of both planes stay in eight registers while
+// every segment adds to them in order, so the planes are loaded and stored
+// once per tile instead of once per segment. Each segment's state lives in
+// `r` between tiles. Per sample the operations and their order are those of
+// mixing the segments one after another: the result is bit for bit the same.
+// The frames after the last whole tile go segment by segment.
+enum { AVX512_TILE = 64 };
+
+MK_INLINE MK_AVX512 void avx512_tile(avx512_run *r, __m512 *acc, int32_t i, const int cubic, const int gather,
+                                     const int ramp, const int stereo) MK_NONBLOCKING {
+    avx512_run q = *r;
+    avx512_add(&q, &acc[0], &acc[4], i, (__mmask16)0xFFFF, cubic, gather, ramp, stereo, 1);
+    avx512_add(&q, &acc[1], &acc[5], i + 16, (__mmask16)0xFFFF, cubic, gather, ramp, stereo, 1);
+    avx512_add(&q, &acc[2], &acc[6], i + 32, (__mmask16)0xFFFF, cubic, gather, ramp, stereo, 1);
+    avx512_add(&q, &acc[3], &acc[7], i + 48, (__mmask16)0xFFFF, cubic, gather, ramp, stereo, 1);
+    *r = q;
+}
+
+MK_INLINE MK_AVX512 void mix_batch_avx512(const mk_segment *s, int32_t count, float *L, float *R, int32_t n,
+                                          const int cubic) MK_NONBLOCKING {
+    avx512_run r[MK_BATCH_MAX];
+    int kind[MK_BATCH_MAX];
+    for (int32_t j = 0; j < count; j++) {
+        r[j] = avx512_start(&s[j], n);
+        kind[j] = avx512_kind(&s[j], cubic);
+    }
+    const int32_t tiles = n & ~(AVX512_TILE - 1);
+    for (int32_t i = 0; i < tiles; i += AVX512_TILE) {
+        __m512 acc[8];
+        for (int k = 0; k < 4; k++) {
+            acc[k] = _mm512_loadu_ps(L + i + 16 * k);
+            acc[4 + k] = _mm512_loadu_ps(R + i + 16 * k);
+        }
+        for (int32_t j = 0; j < count; j++) {
+            switch (kind[j]) {
+#define MK_K(K_) \
+    case K_: avx512_tile(&r[j], acc, i, cubic, K_ >> 2, (K_ >> 1) & 1, K_ & 1); break;
+                MK_K(0) MK_K(1) MK_K(2) MK_K(3) MK_K(4) MK_K(5) MK_K(6) MK_K(7)
+#undef MK_K
+            }
+        }
+        for (int k = 0; k < 4; k++) {
+            _mm512_storeu_ps(L + i + 16 * k, acc[k]);
+            _mm512_storeu_ps(R + i + 16 * k, acc[4 + k]);
+        }
+    }
+    if (tiles == n) return;
+    for (int32_t j = 0; j < count; j++) {
+        switch (kind[j]) {
+#define MK_K(K_) \
+    case K_: avx512_rest(&r[j], L, R, tiles, n, cubic, K_ >> 2, (K_ >> 1) & 1, K_ & 1); break;
+            MK_K(0) MK_K(1) MK_K(2) MK_K(3) MK_K(4) MK_K(5) MK_K(6) MK_K(7)
+#undef MK_K
+        }
+    }
 }
 
 static MK_AVX512 void mix_linear_avx512(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
@@ -605,6 +691,21 @@ static MK_AVX512 void mix_linear_avx512(const mk_segment *s, float *L, float *R,
 
 static MK_AVX512 void mix_cubic_avx512(const mk_segment *s, float *L, float *R, int32_t n) MK_NONBLOCKING {
     mix_avx512_dispatch(s, L, R, n, 1);
+}
+
+static MK_AVX512 void batch_linear_avx512(const mk_segment *s, int32_t count, float *L, float *R, int32_t n)
+    MK_NONBLOCKING {
+    mix_batch_avx512(s, count, L, R, n, 0);
+}
+
+static MK_AVX512 void batch_cubic_avx512(const mk_segment *s, int32_t count, float *L, float *R, int32_t n)
+    MK_NONBLOCKING {
+    mix_batch_avx512(s, count, L, R, n, 1);
+}
+
+static MK_AVX512 void batch_sinc_avx512(const mk_segment *s, int32_t count, float *L, float *R, int32_t n)
+    MK_NONBLOCKING {
+    for (int32_t j = 0; j < count; j++) mix_sinc_avx512(&s[j], L, R, n);
 }
 #endif
 
@@ -1068,9 +1169,28 @@ static MK_AVX512 void lowpass_batch_avx512(const mk_lowpass_lane *lanes, int32_t
 
 // MARK: - Tables and dispatch
 
+// The portable and AVX2+FMA sets mix a batch segment by segment.
+#define MK_BATCH_LOOP(INTERP, SUFFIX, ATTR)                                                                  \
+    static ATTR void batch_##INTERP##_##SUFFIX(const mk_segment *s, int32_t count, float *L, float *R,       \
+                                               int32_t n) MK_NONBLOCKING {                                  \
+        for (int32_t j = 0; j < count; j++) mix_##INTERP##_##SUFFIX(&s[j], L, R, n);                        \
+    }
+MK_BATCH_LOOP(linear, portable, )
+MK_BATCH_LOOP(cubic, portable, )
+MK_BATCH_LOOP(sinc, portable, )
+#ifdef MK_HAVE_AVX2
+MK_BATCH_LOOP(linear, avx2, MK_AVX2)
+MK_BATCH_LOOP(cubic, avx2, MK_AVX2)
+MK_BATCH_LOOP(sinc, avx2, MK_AVX2)
+#endif
+#undef MK_BATCH_LOOP
+
+typedef void (*mk_batch_fn)(const mk_segment *, int32_t, float *, float *, int32_t) MK_NONBLOCKING;
+
 struct mk_kernel_table {
     const char *name;
     mk_mix_fn mix[3];
+    mk_batch_fn mix_batch[3];
     void (*clear)(float *, float *, int32_t) MK_NONBLOCKING;
     void (*accumulate)(const float *, const float *, float *, float *, float, float, int32_t) MK_NONBLOCKING;
     void (*scale)(float *, float *, float, float, int32_t) MK_NONBLOCKING;
@@ -1084,6 +1204,7 @@ struct mk_kernel_table {
 
 #define MK_TABLE(SUFFIX, NAME)                                                                     \
     {NAME,           {mix_linear_##SUFFIX, mix_cubic_##SUFFIX, mix_sinc_##SUFFIX},               \
+     {batch_linear_##SUFFIX, batch_cubic_##SUFFIX, batch_sinc_##SUFFIX},                           \
      clear_##SUFFIX, accumulate_##SUFFIX,                                                          \
      scale_##SUFFIX, measure_##SUFFIX,                                                             \
      clip_##SUFFIX,  write_f32_##SUFFIX,                                                           \
@@ -1155,6 +1276,14 @@ const char *mk_kernel_name(const mk_kernel_table *table) { return table->name; }
 void mk_mix(const mk_kernel_table *t, mk_interpolation interpolation, const mk_segment *segment, float *out_left,
             float *out_right, int32_t frames) MK_NONBLOCKING {
     t->mix[(unsigned)interpolation <= MK_SINC ? interpolation : MK_LINEAR](segment, out_left, out_right, frames);
+}
+
+void mk_mix_batch(const mk_kernel_table *t, mk_interpolation interpolation, const mk_segment *segments,
+                  int32_t count, float *out_left, float *out_right, int32_t frames) MK_NONBLOCKING {
+    if (count <= 0) return;
+    if (count > MK_BATCH_MAX) count = MK_BATCH_MAX;
+    t->mix_batch[(unsigned)interpolation <= MK_SINC ? interpolation : MK_LINEAR](segments, count, out_left, out_right,
+                                                                                frames);
 }
 
 void mk_clear(const mk_kernel_table *t, float *left, float *right, int32_t frames) MK_NONBLOCKING {

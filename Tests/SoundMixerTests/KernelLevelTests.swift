@@ -160,6 +160,65 @@ struct KernelLevelTests {
         Self.agreesOnSegments(.avx512, choice: MK_KERNELS_AVX512)
     }
 
+    /// `mk_mix_batch` against `mk_mix` segment after segment with the same
+    /// set: random batches of 1…8 segments of every kind (mono and stereo,
+    /// constant and ramped, steps that permute and steps that gather, mixed
+    /// within a batch), 1…600 frames and whole tiles of 64, each
+    /// interpolation. The batch promises the same operations in the same
+    /// order per sample, so the outputs must be bit for bit equal; the
+    /// sentinels past `frames` must stay untouched.
+    @Test("a batch of segments is exactly those segments mixed one after another", arguments: mk_kernel_choice.sets)
+    func batchIsTheSegmentsInOrder(choice: mk_kernel_choice) throws {
+        guard mk_kernels_supported(choice) != 0 else { return }  // this CPU cannot run the set: nothing to compare
+        let table = try #require(mk_select_kernels(choice))
+        var rng = SplitMix64(state: 0xBA7C4)
+        let source = (0..<40_000).map { _ in Float.random(in: -1...1, using: &rng) }
+        var failures = 0
+        source.withUnsafeBufferPointer { samples in
+            let base = samples.baseAddress! + 64
+            for trial in 0..<1500 {
+                let count = Int.random(in: 1...Int(MK_BATCH_MAX), using: &rng)
+                let frames = trial % 3 == 0 ? 64 * Int.random(in: 1...9, using: &rng) : Int.random(in: 1...600, using: &rng)
+                let interpolation = mk_interpolation(UInt32(trial % 3))
+                let segments: [mk_segment] = (0..<count).map { _ in
+                    var segment = mk_segment()
+                    let step = UInt64(Double.random(in: 0.2...(Bool.random(using: &rng) ? 1.9 : 3.5), using: &rng) * Double(1 << 32))
+                    let offset = Int.random(in: 0..<10_000, using: &rng)
+                    let stereo = Bool.random(using: &rng)
+                    segment.source = (base + offset, stereo ? base + offset + 12_000 : nil)
+                    segment.position = UInt64.random(in: 0..<(1 << 32), using: &rng)
+                    segment.step = step
+                    segment.gain = (Float.random(in: -1...1, using: &rng), Float.random(in: -1...1, using: &rng))
+                    segment.gain_step = Bool.random(using: &rng)
+                        ? (Float.random(in: -1e-3...1e-3, using: &rng), Float.random(in: -1e-3...1e-3, using: &rng)) : (0, 0)
+                    segment.prefetch = (base, nil)
+                    return segment
+                }
+                let sentinel: Float = 12345
+                let start = (0..<(2 * frames)).map { _ in Float.random(in: -1...1, using: &rng) }
+                var one = start + [Float](repeating: sentinel, count: 32), batch = one
+                one.withUnsafeMutableBufferPointer { o in
+                    for var segment in segments {
+                        mk_mix(table, interpolation, &segment, o.baseAddress!, o.baseAddress! + frames, Int32(frames))
+                    }
+                }
+                batch.withUnsafeMutableBufferPointer { o in
+                    segments.withUnsafeBufferPointer {
+                        mk_mix_batch(table, interpolation, $0.baseAddress!, Int32(count), o.baseAddress!, o.baseAddress! + frames, Int32(frames))
+                    }
+                }
+                if one.map(\.bitPattern) != batch.map(\.bitPattern) {
+                    failures += 1
+                    if failures <= 5 {
+                        let worst = zip(one, batch).map { abs($0 - $1) }.max()!
+                        Issue.record("trial \(trial): \(count) segments, \(frames) frames, interpolation \(interpolation.rawValue): largest difference \(worst)")
+                    }
+                }
+            }
+        }
+        #expect(failures == 0)
+    }
+
     @Test("a set the CPU cannot run is refused, and automatic picks the widest one it can")
     func selection() throws {
         for kernels in KernelSelection.allCases where !kernels.isSupported {
@@ -170,6 +229,11 @@ struct KernelLevelTests {
         #expect(try makeMixer().kernelName == expected)
         #expect(try makeMixer { $0.kernels = .portable }.kernelName == "portable")
     }
+}
+
+extension mk_kernel_choice {
+    /// Every kernel set by itself (automatic is one of them on any CPU).
+    static let sets: [mk_kernel_choice] = [MK_KERNELS_PORTABLE, MK_KERNELS_AVX2, MK_KERNELS_AVX512]
 }
 
 /// splitmix64 (the mix-N workload's noise generator, and a seeded generator

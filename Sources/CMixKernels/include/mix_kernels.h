@@ -108,6 +108,17 @@ const char *mk_kernel_name(const mk_kernel_table *table);
 void mk_mix(const mk_kernel_table *table, mk_interpolation interpolation, const mk_segment *segment,
             float *out_left, float *out_right, int32_t frames) MK_NONBLOCKING;
 
+/// Most segments one `mk_mix_batch` call takes.
+#define MK_BATCH_MAX 8
+/// Adds `count` (1…`MK_BATCH_MAX`; more are ignored) segments, each
+/// `frames` long, into the same `out_left`/`out_right` (both non-NULL). The
+/// result is exactly that of `mk_mix` for each segment in order: per sample
+/// the same operations in the same order. The AVX-512 set keeps the sums of
+/// 64 frames in registers while every segment adds to them, so the planes
+/// are loaded and stored once per 64 frames, not once per segment; the
+/// other sets mix the segments one after another.
+void mk_mix_batch(const mk_kernel_table *table, mk_interpolation interpolation, const mk_segment *segments,
+                  int32_t count, float *out_left, float *out_right, int32_t frames) MK_NONBLOCKING;
 /// Sets `frames` samples of each plane to zero.
 void mk_clear(const mk_kernel_table *table, float *left, float *right, int32_t frames) MK_NONBLOCKING;
 

@@ -14,6 +14,7 @@ extension RenderCore {
         _ quality: UInt8, _ segment: inout mk_segment, _ left: UnsafeMutablePointer<Float>,
         _ right: UnsafeMutablePointer<Float>?, _ frames: Int
     ) {
+        flushMixBatch()
         let kernels = self.kernels
         _unsafePerformance {
             mk_mix(kernels, mk_interpolation(UInt32(quality)), &segment, left, right, Int32(truncatingIfNeeded: frames))
@@ -22,6 +23,7 @@ extension RenderCore {
 
     @_noLocks @inline(__always)
     func clear(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ frames: Int) {
+        flushMixBatch()
         let kernels = self.kernels
         _unsafePerformance { mk_clear(kernels, left, right, Int32(truncatingIfNeeded: frames)) }
     }
@@ -31,6 +33,7 @@ extension RenderCore {
         _ sourceLeft: UnsafePointer<Float>, _ sourceRight: UnsafePointer<Float>,
         into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ frames: Int
     ) {
+        flushMixBatch()
         let kernels = self.kernels
         _unsafePerformance {
             mk_accumulate_ramped(kernels, sourceLeft, sourceRight, left, right, 1, 0, Int32(truncatingIfNeeded: frames))
@@ -44,6 +47,7 @@ extension RenderCore {
         into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ frames: Int,
         gain: Float, step: Float
     ) {
+        flushMixBatch()
         let kernels = self.kernels
         _unsafePerformance {
             mk_accumulate_ramped(kernels, sourceLeft, sourceRight, left, right, gain, step, Int32(truncatingIfNeeded: frames))
@@ -55,6 +59,7 @@ extension RenderCore {
         _ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, gain: Float, step: Float,
         _ frames: Int
     ) {
+        flushMixBatch()
         let kernels = self.kernels
         _unsafePerformance { mk_scale_ramped(kernels, left, right, gain, step, Int32(truncatingIfNeeded: frames)) }
     }
@@ -98,6 +103,7 @@ extension RenderCore {
         _ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>?, _ frames: Int,
         state: UnsafeMutablePointer<Float>, coefficient: Float, step: Float
     ) {
+        flushMixBatch()
         let kernels = self.kernels
         _unsafePerformance {
             mk_lowpass(kernels, left, right, Int32(truncatingIfNeeded: frames), state, coefficient, step)
@@ -106,6 +112,64 @@ extension RenderCore {
 
     @_noLocks @inline(__always)
     func zero(_ destination: UnsafeMutableRawPointer, bytes: Int) {
+        flushMixBatch()
         _unsafePerformance { mk_zero_bytes(destination, Int64(bytes)) }
     }
+
+    // MARK: Batches (docs/mixer.md, "Batches of voices")
+
+    /// Adds `segment` (`frames` into `left`/`right`) to the batch of
+    /// segments waiting to be mixed together into the same planes, mixing
+    /// the batch first when this one goes elsewhere, reads another way or
+    /// finds it full. The sums come out bit for bit as if each segment were
+    /// mixed at once (`mk_mix_batch`); the AVX-512 kernels keep them in
+    /// registers across the batch instead of loading and storing the planes
+    /// once per voice.
+    @_noLocks @inline(__always)
+    func mixBatched(
+        _ quality: UInt8, _ segment: inout mk_segment, _ left: UnsafeMutablePointer<Float>,
+        _ right: UnsafeMutablePointer<Float>, _ frames: Int
+    ) {
+        let batch = mixBatch
+        let b = batch.pointee
+        if b.count > 0
+            && (b.left != left || b.right != right || b.frames != frames || b.quality != quality
+                || b.count == Int(MK_BATCH_MAX))
+        {
+            flushMixBatch()
+        }
+        if batch.pointee.count == 0 {
+            batch.pointee.left = left
+            batch.pointee.right = right
+            batch.pointee.frames = frames
+            batch.pointee.quality = quality
+        }
+        mixBatchSegments[batch.pointee.count] = segment
+        batch.pointee.count += 1
+    }
+
+    /// Mixes the segments waiting in the batch. Every kernel call that may
+    /// read or write planes during the voice loop, and the loop's end, come
+    /// after it: the planes hold every earlier voice's sum before anything
+    /// else touches them.
+    @_noLocks @inline(__always)
+    func flushMixBatch() {
+        let batch = mixBatch
+        let count = batch.pointee.count
+        guard count > 0, let left = batch.pointee.left, let right = batch.pointee.right else { return }
+        batch.pointee.count = 0
+        let kernels = self.kernels, segments = mixBatchSegments
+        let interpolation = mk_interpolation(UInt32(batch.pointee.quality))
+        let frames = Int32(truncatingIfNeeded: batch.pointee.frames)
+        _unsafePerformance { mk_mix_batch(kernels, interpolation, segments, Int32(count), left, right, frames) }
+    }
+}
+
+/// Where the segments waiting in ``RenderCore/mixBatchSegments`` go.
+struct MixBatch {
+    var count = 0
+    var left: UnsafeMutablePointer<Float>?
+    var right: UnsafeMutablePointer<Float>?
+    var frames = 0
+    var quality: UInt8 = 0
 }

@@ -60,7 +60,9 @@ extension RenderCore {
             }
         }
         guard let (oldLeft, oldRight) = oldPlanes else {
-            return renderRuns(voice, from: offset, into: newLeft, newRight)
+            // A filter's planes are touched only by kernel calls and
+            // flushBank, which mix the batch first: the segment may wait.
+            return renderRuns(voice, from: offset, into: newLeft, newRight, batchable: true)
         }
         // Crossfade: render once into the scratch planes, then add them to
         // the old path fading out and to the new one fading in.
@@ -145,6 +147,7 @@ extension RenderCore {
     @_noLocks
     mutating func flushBank() {
         guard bankLiveCount > 0 else { return }
+        flushMixBatch()
         var i = 0
         while i < bankLiveCount {
             let bus = Int(bankSlots[Int(bankLive[i])].bus)

@@ -52,6 +52,7 @@ extension RenderCore {
     mutating func flushLowPassBatch() {
         let count = batchCount
         guard count > 0 else { return }
+        flushMixBatch()  // the batch's voices come after the ones waiting there
         batchCount = 0
         let (fusedLeft, fusedRight) = busPlanes(batchBus)
         let kernels = self.kernels, lanes = batchLanes, frames = Int32(truncatingIfNeeded: quantum)

@@ -106,7 +106,8 @@ extension RenderCore {
         let (left, right) = (planes, planes + quantum)
         guard voice.pointee.isFiltered else {
             voice.pointee.route = RenderVoice.routeDirect
-            return renderRuns(voice, from: offset, into: left, right)
+            // Straight into a bus: its segments may wait in the batch.
+            return renderRuns(voice, from: offset, into: left, right, batchable: shared)
         }
         if shared {
             if sharedLowPass { return bankFiltered(voice, from: offset, bus: bus) }
@@ -266,7 +267,7 @@ extension RenderCore {
     @_noLocks
     mutating func renderRuns(
         _ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, into busLeft: UnsafeMutablePointer<Float>,
-        _ busRight: UnsafeMutablePointer<Float>?
+        _ busRight: UnsafeMutablePointer<Float>?, batchable: Bool = false
     ) -> Bool {
         let ratio = voice.pointee.pitch * voice.pointee.body.sampleRate / engineRate
         let step = UInt64(ratio * 4_294_967_296.0)
@@ -289,7 +290,7 @@ extension RenderCore {
             var run = VoiceRun(
                 left: busLeft + t, right: busRight.map { $0 + t }, frames: n, step: step, gainLeft: left0,
                 gainRight: right0, stepLeft: (left1 - left0) / Float(n), stepRight: (right1 - right0) / Float(n))
-            let ended = v.stream >= 0 ? mixStream(voice, &run) : mixSound(voice, &run)
+            let ended = v.stream >= 0 ? mixStream(voice, &run) : mixSound(voice, &run, batchable: batchable)
             voice.pointee.left.advance(n)
             voice.pointee.right.advance(n)
             voice.pointee.fade.advance(n)
@@ -323,7 +324,7 @@ extension RenderCore {
     /// Mixes `run` from an in-memory sound; `true` when the sound ended
     /// (a voice that does not loop passed its last frame).
     @_noLocks
-    mutating func mixSound(_ voice: UnsafeMutablePointer<RenderVoice>, _ run: inout VoiceRun) -> Bool {
+    mutating func mixSound(_ voice: UnsafeMutablePointer<RenderVoice>, _ run: inout VoiceRun, batchable: Bool) -> Bool {
         let body = voice.pointee.body
         let looping = voice.pointee.looping
         var position = voice.pointee.position
@@ -361,7 +362,7 @@ extension RenderCore {
                 p0 = body.plane0.unsafelyUnwrapped + k
                 if let plane1 = body.plane1 { p1 = plane1 + k } else { p1 = nil }
             }
-            mixRun(&run, p0, p1, position & 0xFFFF_FFFF, done, n, voice.pointee.quality)
+            mixRun(&run, p0, p1, position & 0xFFFF_FFFF, done, n, voice.pointee.quality, batchable: batchable)
             position &+= UInt64(n) &* run.step
             done += n
         }
@@ -516,7 +517,7 @@ extension RenderCore {
     @inline(__always)
     mutating func mixRun(
         _ run: inout VoiceRun, _ plane0: UnsafePointer<Float>, _ plane1: UnsafePointer<Float>?, _ fraction: UInt64,
-        _ done: Int, _ frames: Int, _ quality: UInt8
+        _ done: Int, _ frames: Int, _ quality: UInt8, batchable: Bool = false
     ) {
         let d = Float(done)
         var segment = mk_segment(
@@ -525,7 +526,16 @@ extension RenderCore {
             gain_step: (run.stepLeft, run.stepRight), prefetch: (prefetch0, prefetch1))
         prefetch0 = nil
         prefetch1 = nil
-        mix(quality, &segment, run.left + done, run.right.map { $0 + done }, frames)
+        // Only a segment straight into a bus waits in the batch: everything
+        // else that touches a bus's planes during the voice loop goes through
+        // a kernel call that mixes the batch first (Kernels.swift), while a
+        // scratch plane is read by Swift code too. And only an in-memory
+        // sound's: a stream's ring goes back to the streamer once read.
+        if batchable, let right = run.right {
+            mixBatched(quality, &segment, run.left + done, right + done, frames)
+        } else {
+            mix(quality, &segment, run.left + done, run.right.map { $0 + done }, frames)
+        }
     }
 }
 

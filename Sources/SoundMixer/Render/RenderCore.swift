@@ -161,6 +161,11 @@ struct RenderCore {
     /// kernels prefetch them while mixing (see `mk_segment.prefetch`); taken by the first run.
     var prefetch0: UnsafePointer<Float>?
     var prefetch1: UnsafePointer<Float>?
+    /// Segments waiting to be mixed together into the same planes
+    /// (``mixBatched``; room for `MK_BATCH_MAX`), and how many and where
+    /// they go: every other kernel call mixes them first.
+    let mixBatchSegments: UnsafeMutablePointer<mk_segment>
+    let mixBatch: UnsafeMutablePointer<MixBatch>
 
     /// Left and right planes of bus `bus` (channels 0 and 1).
     @_noLocks @inline(__always)
@@ -253,7 +258,8 @@ extension RenderCore {
                 planEntries: table(3 * c.maxBuses, PlanEntry(bus: 0, parent: -1, gain: 1, rampFrames: 0, meterEvents: false)),
                 planCounts: table(3, 1), planGenerations: table(3, UInt64(0)),
                 silentPlanes: table(Self.maxChannels * c.quantumFrames, Float(0)),
-                carryOffset: c.quantumFrames, engineRate: Double(c.sampleRate)))
+                carryOffset: c.quantumFrames, engineRate: Double(c.sampleRate),
+                mixBatchSegments: table(Int(MK_BATCH_MAX), mk_segment()), mixBatch: table(1, MixBatch())))
         return core
     }
 
@@ -271,6 +277,8 @@ extension RenderCore {
         c.positions.deinitialize(count: c.maxVoices)
         c.positions.deallocate()
         c.filterStates.deallocate()
+        c.mixBatchSegments.deallocate()
+        c.mixBatch.deallocate()
         UnsafeMutableRawPointer(c.voiceScratch).deallocate()  // allocated raw, 64-byte aligned
         c.voiceExtras.deallocate()
         UnsafeMutableRawPointer(c.batchRows).deallocate()  // allocated raw, 64-byte aligned

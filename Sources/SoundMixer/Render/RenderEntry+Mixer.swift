@@ -91,15 +91,17 @@ extension RenderCore {
         applyCommands()
         takePublishedPlan()
         if maxAudible < maxVoices && (activeCount > maxAudible || limitEngaged) { applyVoiceLimit() }
-        let prefetchDistance = 5
+        // Have the kernels load the samples of a voice a few places ahead
+        // while they mix this one: at large voice counts the mix waits on
+        // memory, not arithmetic. Voices straight into one bus are mixed in
+        // batches of MK_BATCH_MAX, all of a batch at once (mk_mix_batch), so
+        // the voice to load is the one in the same place of the next batch:
+        // one batch ahead, as limit-c does. Nothing here is tuned to a
+        // machine (before batches, distance 5 won on one machine; on another
+        // it made no difference: docs/performance.md).
+        let prefetchDistance = Int(MK_BATCH_MAX)
         var i = 0
         while i < activeCount {
-            // Have the kernels load the samples of a voice a few places ahead
-            // while they mix this one: at large voice counts the mix waits on
-            // memory, not arithmetic. How far ahead: far enough that the
-            // loads arrive before that voice mixes (with the AVX-512 kernels
-            // at N = 1024, distance 2 mixed 93 k voice-s per CPU-s, 4–6 about
-            // 118–121 k, 8 less again), near enough that they stay cached.
             if i + prefetchDistance < activeCount { spreadPrefetch(Int(active[i + prefetchDistance])) }
             let slot = Int(active[i])
             if renderVoice(slot) {
@@ -107,6 +109,7 @@ extension RenderCore {
                 i += 1
             }  // else the voice ended and the last active voice moved into index i
         }
+        flushMixBatch()
         flushLowPassBatch()
         flushBank()
         mixBuses()
