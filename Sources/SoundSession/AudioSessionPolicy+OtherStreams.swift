@@ -126,9 +126,13 @@ extension AudioSessionPolicy {
     var isCallPlaying: Bool { others.values.contains { $0.isCall && $0.isRunning } }
 
     /// Whether other apps' music, video or calls play audibly now; a stream
-    /// we muted counts as silent before the server confirms it.
+    /// we muted counts as silent before the server confirms it. Media that
+    /// won and paused for a call counts as playing: it is paused only
+    /// while role-cork holds it, and at the call's end the phone stream goes
+    /// a moment before the music resumes (not a false then a true).
     var otherAudioIsPlaying: Bool {
         others.values.contains { ($0.isMedia || $0.isCall) && $0.isAudible && !mutedStreams.contains($0.id) }
+            || !winningMediaPausedForCall.isEmpty
     }
 
     /// The streams to mute when the session starts silencing others: every

@@ -174,6 +174,7 @@ import Testing
         var policy = try AudioSessionPolicy.connected(.with(.soloAmbient))
         #expect(policy.handle(.otherStreamChanged(Streams.music(20))).interruptions == [.began(.otherMedia)])
         var seen: [Interruption] = []
+        var otherAudio: [Bool] = []
         for event: SystemEvent in [
             .otherStreamChanged(Streams.call(9)), .corkRequested,
             .otherStreamChanged(Streams.music(20, muted: true)),  // role-cork's mute
@@ -183,8 +184,10 @@ import Testing
             .otherStreamChanged(Streams.music(20)),  // and the player resumes
         ] {
             seen += policy.handle(event).interruptions
+            otherAudio.append(policy.isOtherAudioPlaying)
         }
         #expect(seen.isEmpty, "one interruption, still going: \(seen)")
+        #expect(otherAudio.allSatisfy { $0 }, "other audio plays throughout, no false between the call and the music: \(otherAudio)")
         #expect(policy.isInterrupted)
         // Paused by the user afterwards, with no call: that ends it.
         #expect(policy.handle(.otherStreamChanged(Streams.music(20, running: false))).interruptions
