@@ -533,12 +533,36 @@ extension ServerModel {
             journal.streams.first(where: { $0.index == info.index })?.duckedTo == nil,
             !ours.contains(where: { $0.key == key && $0.duckedTo.map { sameVolume(levels.volume, $0) } == true })
         else { return }
+        var previous: [UInt32]?
         holds.record { journal in
             guard let n = journal.touchedKeys.firstIndex(where: { $0.key == key }),
                 journal.touchedKeys[n].clean.volume.count == levels.volume.count
             else { return }
+            previous = journal.touchedKeys[n].clean.volume
             journal.touchedKeys[n].clean.volume = levels.volume
         }
+        if let previous, !sameVolume(previous, levels.volume) { followCleanInDatabase(key, from: previous, to: levels.volume) }
+    }
+
+    /// The user moved a stream of a key we repair: module-stream-restore
+    /// saved their volume into the key's entry, unless a repair of ours was
+    /// on its way (read before the user's change, written after it: the
+    /// entry then holds the old clean volume, and the next music app would
+    /// start there, not at the user's volume). An entry still showing the
+    /// old clean volume gets the user's; any other value is left alone.
+    private func followCleanInDatabase(_ key: String, from previous: [UInt32], to volume: [UInt32]) {
+        guard restoreDatabase == .readable else { return }
+        var current: [PARestoreEntry] = []
+        issue(PAListRequest<PARestoreEntry>(
+            onItem: { current.append($0) },
+            onEnd: { [unowned self] ok in
+                guard ok, var entry = current.first(where: { $0.name == key }), let saved = entry.volume,
+                    sameVolume(saved.channels, previous), saved.channels.count == volume.count
+                else { return }
+                entry.volume = PAVolume(channels: volume)
+                issue(PASuccessRequest { _, _, _ in }) { context.writeStreamRestore([entry], $0) }
+            })
+        ) { context.readStreamRestore($0) }
     }
 }
 
