@@ -241,6 +241,9 @@ final class HostileRig: Sendable {
             try engine.setBusVolume(bus, 1, ramp: .zero)
             try engine.setBus(bus, muted: false, ramp: .zero)
             try engine.setBus(bus, mutedForBackgroundMusic: false)
+            // An effect a hostile call left on a bus (a limiter with a low
+            // ceiling, a compressor) would make the tone quieter.
+            for slot in 0..<4 { try engine.setBusEffect(bus, index: slot, nil) }
         }
     }
 
