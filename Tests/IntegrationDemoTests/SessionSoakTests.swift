@@ -16,7 +16,9 @@ import Testing
 /// Runs on the servers with restore databases (a desktop PulseAudio,
 /// pipewire-pulse), where the failures lived. `SOUNDENGINE_SOAK_SECONDS`
 /// (default 30) and `SOUNDENGINE_SOAK_SEEDS` (default 1,2,3) make a longer
-/// run outside CI; a failure prints its seed and every event.
+/// run outside CI; a failure prints its seed and every event, and
+/// `SOUNDENGINE_SOAK_REPLAY=FILE` (a file holding such a story) plays those
+/// events again at the moments they happened.
 @Suite(.serialized) struct SessionSoakTests {
     static let seconds = Double(ProcessInfo.processInfo.environment["SOUNDENGINE_SOAK_SECONDS"] ?? "") ?? 30
     static let seeds: [UInt64] = (ProcessInfo.processInfo.environment["SOUNDENGINE_SOAK_SEEDS"] ?? "1,2,3")
@@ -28,7 +30,11 @@ import Testing
     func ordinaryEventsLeaveTheMusicAppAsItWasAndTheGamePlaying(seed: UInt64) throws {
         let soak = try Soak(seed: seed)
         defer { soak.finish() }
-        try soak.run(for: Self.seconds)
+        if let path = ProcessInfo.processInfo.environment["SOUNDENGINE_SOAK_REPLAY"] {
+            try soak.replay(String(contentsOfFile: path, encoding: .utf8))
+        } else {
+            try soak.run(for: Self.seconds)
+        }
         try soak.calmDown()
         try soak.checkCalm()
         try soak.quitAndCheck()
@@ -118,37 +124,51 @@ private final class Soak {
 
     /// One random event.
     func step() throws {
+        try perform(randomEvent())
+    }
+
+    /// The next event the seed picks, in words (as the story prints it).
+    func randomEvent() -> String {
         let sessions: [(String, [String])] = [
             ("ambient", []), ("ambient", ["duckOthers"]), ("soloAmbient", []), ("playback", []),
             ("playback", ["mixWithOthers"]), ("playback", ["duckOthers"]),
         ]
         switch Int.random(in: 0..<100, using: &random) {
-        case 0..<14:
-            if let device = headphones {
-                note("unplug headphones")
-                try device.remove()
-                headphones = nil
-            } else {
-                note("plug headphones")
-                headphones = try server.addOutput(name: "usbhp", properties: DemoSessionScenarioTests.usbHeadphones)
-            }
-        case 14..<28:
-            if let phone = call {
-                note("call ends")
-                try phone.stop()
-                call = nil
-            } else {
-                note("call starts")
-                call = try server.startClient(role: "phone")
-            }
-        case 28..<36:
-            note("music app restarts")
-            try music.stop()
-            music = try server.startClient(role: "music", sink: "musicsink")
+        case 0..<14: return headphones == nil ? "plug headphones" : "unplug headphones"
+        case 14..<28: return call == nil ? "call starts" : "call ends"
+        case 28..<36: return "music app restarts"
         case 36..<38 where Date().timeIntervalSince(lastRestart) > 12:
             // PulseAudio writes its restore database 10 s after a change: a
             // restart sooner would lose the user's own volume, not ours.
-            note("server killed and restarted")
+            return "server killed and restarted"
+        case 38..<56:
+            return suspended ? "wake up" : "suspend renderAnyway \(Bool.random(using: &random))"
+        case 56..<74:
+            return inBackground ? "to the foreground" : "to the background"
+        default:
+            let (category, options) = sessions[Int.random(in: 0..<sessions.count, using: &random)]
+            return "session \(category) \(options)"
+        }
+    }
+
+    /// Does `event`, one of the phrases ``randomEvent()`` returns, and notes it.
+    func perform(_ event: String) throws {
+        note(event)
+        switch event {
+        case "plug headphones":
+            headphones = try server.addOutput(name: "usbhp", properties: DemoSessionScenarioTests.usbHeadphones)
+        case "unplug headphones":
+            try headphones?.remove()
+            headphones = nil
+        case "call starts":
+            call = try server.startClient(role: "phone")
+        case "call ends":
+            try call?.stop()
+            call = nil
+        case "music app restarts":
+            try music.stop()
+            music = try server.startClient(role: "music", sink: "musicsink")
+        case "server killed and restarted":
             restartMark = demo.mark
             server.crash()
             try server.restart()
@@ -157,26 +177,40 @@ private final class Soak {
             headphones = nil
             musicSink = try server.addOutput(name: "musicsink", properties: ["device.description": "Music sink"])
             music = try server.startClient(role: "music", sink: "musicsink")
-        case 38..<56:
-            suspended.toggle()
-            if suspended {
-                let renderAnyway = Bool.random(using: &random)
-                note("suspend renderAnyway \(renderAnyway)")
-                try command(#"{"cmd":"suspend","renderAnyway":\#(renderAnyway),"fadeOut":true}"#)
-            } else {
-                note("wake up")
-                try command(#"{"cmd":"wakeup"}"#)
-            }
-        case 56..<74:
-            inBackground.toggle()
-            note(inBackground ? "to the background" : "to the foreground")
+        case "wake up":
+            suspended = false
+            try command(#"{"cmd":"wakeup"}"#)
+        case "suspend renderAnyway true", "suspend renderAnyway false":
+            suspended = true
+            try command(#"{"cmd":"suspend","renderAnyway":\#(event.hasSuffix("true")),"fadeOut":true}"#)
+        case "to the background", "to the foreground":
+            inBackground = event == "to the background"
             try command(#"{"cmd":"appState","state":"\#(inBackground ? "background" : "foreground")"}"#)
         default:
-            let (category, options) = sessions[Int.random(in: 0..<sessions.count, using: &random)]
-            note("session \(category) \(options)")
-            let list = options.map { "\"\($0)\"" }.joined(separator: ",")
-            try command(#"{"cmd":"setSession","category":"\#(category)","options":[\#(list)]}"#)
+            // "session CATEGORY [OPTIONS]", the options as a Swift array prints them.
+            let words = event.split(separator: " ", maxSplits: 2)
+            guard words.count == 3, words[0] == "session" else { throw SoakError("not a soak event: \(event)") }
+            try command(#"{"cmd":"setSession","category":"\#(words[1])","options":\#(words[2])}"#)
         }
+    }
+
+    /// Replays a story a failure printed: each event at the moment it
+    /// happened (lines that are not events, such as refusals, are skipped).
+    func replay(_ story: String) throws {
+        for line in story.split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard let space = text.firstIndex(of: " "), let at = Double(text[..<space]),
+                text[space...].hasPrefix(" s ")
+            else { continue }
+            let event = String(text[text.index(space, offsetBy: 3)...])
+            if event == "calm" { break }
+            if event.hasPrefix("refused:") { continue }
+            let wait = at - Date().timeIntervalSince(started)
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            try perform(event)
+            if baseline == (0, 0) && Date().timeIntervalSince(started) > 2 { baseline = resources() }
+        }
+        if baseline == (0, 0) { baseline = resources() }
     }
 
     /// Everything calm: no call, no headphones, foreground, awake, active,
@@ -206,7 +240,7 @@ private final class Soak {
         // panned to the centre); pipewire-pulse gives our stream (role
         // music) the music volume the user chose, 0.8 (0.51 linear): 0.128.
         let heard = recorder.waitForLevel(windows: 4, deadline: 5) { $0.allSatisfy { $0 > 0.1 } }
-        #expect(heard.met, "the game is silent after the calm (RMS \(heard.rms); streams \((try? server.demoStreams())?.map { "muted \($0.muted) corked \($0.corked) volume \($0.volume) sink \($0.sink)" } ?? [])):\n\(story)")
+        #expect(heard.met, "the game is silent after the calm (RMS \(heard.rms)):\n\(story)\n\(silenceReport())")
         #expect(
             eventually(within: 3) { isAsItWas(music) },
             "the music app is not as it was: \(String(describing: try? music.sinkInput()))\n\(story)")
@@ -231,6 +265,18 @@ private final class Soak {
         #expect(next.staysAsItWas(volume: Self.musicVolume), "the next music app does not start as the user left it: \(String(describing: try? next.sinkInput()))\n\(story)")
     }
 
+    /// Where the game's stream went and what the game said since the last
+    /// restart (or its last 60 lines): for a failure message.
+    func silenceReport() -> String {
+        let sinks = (try? server.jsonList("sinks"))?.map { "\($0["index"] ?? "?") \($0["name"] ?? "?") \($0["state"] ?? "?")" } ?? []
+        let streams = (try? server.demoStreams())?.map {
+            "muted \($0.muted) corked \($0.corked) volume \($0.volume) sink \($0.sink) target \($0.properties["target.object"] ?? "-")"
+        } ?? []
+        let lines = demo.lines
+        let from = min(restartMark ?? max(0, lines.count - 60), lines.count)
+        return "sinks \(sinks)\nthe game's streams \(streams)\nthe game said:\n" + lines[from...].joined(separator: "\n")
+    }
+
     /// Unmuted at the user's volume.
     func isAsItWas(_ app: PlaybackClient) -> Bool { app.isUnmuted(at: Self.musicVolume) }
 
@@ -240,4 +286,10 @@ private final class Soak {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(demo.pid)/task"))?.count ?? -1
         return (fds, tasks)
     }
+}
+
+/// A soak that cannot go on (a story line it does not understand).
+private struct SoakError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
