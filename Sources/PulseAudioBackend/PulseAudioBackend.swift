@@ -212,6 +212,14 @@ package final class PulseAudioBackend: AudioBackend, @unchecked Sendable {
         link.withLock { $0.connection }?.withModel { $0.burstStart == nil && $0.aftermath.isSettled(at: .now) } ?? true
     }
 
+    /// Whether a move of our playback stream that the engine did not ask for
+    /// would now be taken for the user's: ``ServerModel/linkSettle`` after
+    /// the stream was made (tests: a person moves a stream once it has
+    /// settled in, not while the session manager still links it).
+    package var ownPlaybackHasSettled: Bool {
+        link.withLock { $0.connection }?.withModel { ContinuousClock.now >= $0.ownPlaybackSettles } ?? false
+    }
+
     // MARK: Reconnecting
 
     /// Reconnect thread: tears the dead connection down, gives back what the

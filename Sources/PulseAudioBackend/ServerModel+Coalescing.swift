@@ -206,6 +206,13 @@ extension ServerModel {
         let oldGone = from.map { name in !devices.values.contains { $0.name == name } } ?? true
         let defaultName = output ? defaultSinkName : defaultSourceName
         if oldGone || isFilter(device) || target?.device == to || (target == nil && to == defaultName) { return }
+        if output, ContinuousClock.now < ownPlaybackSettles {
+            // The session manager's linking or restore, while the stream is
+            // new: put it back where the engine wants it (no target yet: the
+            // policy's first selection moves it).
+            if let target { moveBack(to: target) }
+            return
+        }
         if output, target != nil {
             confirmMoveAway(from: target)
             return
@@ -234,12 +241,24 @@ extension ServerModel {
                     now.name != target.device, !isFilter(now)
                 else { return }
                 if again {
-                    emit(.streamMovedByUser(EndpointID(.output, device: now.name, port: now.activePort)))
+                    if ContinuousClock.now < ownPlaybackSettles {
+                        moveBack(to: target)
+                    } else {
+                        emit(.streamMovedByUser(EndpointID(.output, device: now.name, port: now.activePort)))
+                    }
                 } else {
                     checkMoveAgain(from: target)
                 }
             }, onEnd: { _ in })
         ) { context.getSinkInputs(index, $0) }
+    }
+
+    /// Moves our playback stream back to `target`, the engine's choice, after
+    /// a move that was not the user's (``linkSettle``). Fire and forget: a
+    /// refused move leaves the stream where it is, as before.
+    private func moveBack(to target: EndpointID) {
+        guard !stopped, let index = ownPlaybackIndex, sinks.values.contains(where: { $0.name == target.device }) else { return }
+        _ = issue(PASuccessRequest { _, _, _ in }) { context.moveSinkInput(index, toSink: target.device, $0) }
     }
 
     /// Arms the second look of ``confirmMoveAway(from:again:)`` (one at a time).

@@ -47,6 +47,7 @@ final class ServerModel {
             ownPlayback = nil
             ownMutedAt = nil
             ownMutedByCork = false
+            if ownPlaybackIndex != nil { ownPlaybackSettles = .now + Self.linkSettle }
             if let index = ownPlaybackIndex, started { querySinkInput(index) }
         }
     }
@@ -113,6 +114,9 @@ final class ServerModel {
     static let echoGrace: Duration = .seconds(2)
     /// The device our playback (capture) stream was last seen on, by name.
     var ownPlaybackSink: String?
+    /// Until when a move of our playback stream that the engine did not ask
+    /// for is the session manager's, not the user's (``linkSettle``).
+    var ownPlaybackSettles: ContinuousClock.Instant = .now + ServerModel.linkSettle
     var ownCaptureSource: String?
     /// A move of our stream seen since the last flush: where it was before the
     /// first move of the burst, where it is now. Judged at the flush, when the
@@ -164,6 +168,18 @@ final class ServerModel {
     /// acts a few ms after the server's own burst), and so is our stream
     /// following it. Far shorter than a person takes to react to a plug.
     static let settleGrace: Duration = .milliseconds(500)
+    /// How long after our playback stream is created (or the connection made)
+    /// a session manager may still move it on its own: WirePlumber links a
+    /// new stream, restores its role's remembered target (which our own
+    /// moves write, `Output/Audio:media.role:Music` being the music apps'
+    /// key too), and re-links streams whose device a restart took away, all
+    /// seconds late on a loaded machine while it starts. Such a move is
+    /// corrected, never honoured as the user's: honoured, it pinned our
+    /// stream to another application's sink for good (seen once in CI, seed
+    /// 4 of the soak on pipewire-pulse: the game silent on the speaker after
+    /// a server restart, its stream on the music app's sink). A person does
+    /// not move a stream in a mixer within seconds of its appearing.
+    static let linkSettle: Duration = .seconds(5)
 
     init(
         requests: RequestRunner, server: PAServerInfo, holds: HoldBook, ownRestoreKey: String,

@@ -42,7 +42,7 @@ package final class SoundEngineInstance: Sendable {
     package let platformSettings: PlatformInitSettings
 
     let mixer: Mixer
-    let backend: any AudioBackend
+    package let backend: any AudioBackend
     let dispatcher: EventDispatcher
     let clock: EngineClock
     /// Sounds, voices and buses, for the public API and the content engine.

@@ -223,6 +223,9 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         let afterSelect = events.settle(after: selected, for: .milliseconds(300))
         #expect(!afterSelect.contains { if case .streamMovedByUser = $0 { true } else { false } }, "\(afterSelect)")
 
+        // A person moves a stream once it has settled in (until then a move
+        // is the session manager's, and the engine corrects it).
+        #expect(eventually(within: 10) { backend.ownPlaybackHasSettled })
         let moved = ContinuousClock.now
         // As a user sees it: the move has happened once pactl shows it. On
         // pipewire-pulse a move right after the engine's own can be undone by
@@ -235,6 +238,36 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         let report = events.first(after: moved) { if case .streamMovedByUser = $0 { true } else { false } }
         #expect(report?.event == .streamMovedByUser(EndpointID(.output, device: "speaker")), "\(events.after(moved).map(\.event))")
         print("ServerModelTests[\(server.kind)]: user move reported \(report.map { "\($0.at - moved)" } ?? "never") after pactl started")
+    }
+
+    /// A session manager moves a stream while it is new (WirePlumber links
+    /// it, restores its role's remembered target, re-links it after a
+    /// restart): such a move is put right, never taken for the user's, which
+    /// would pin our stream to another device for good.
+    @Test func aMoveWhileOurStreamIsNewIsPutBackNotTakenForTheUsers() throws {
+        let server = try PrivateSoundServer()
+        defer { server.stop() }
+        let events = TimedEvents()
+        let (backend, _, tone) = try openBackend(server, events)
+        defer { backend.close(); withExtendedLifetime(tone) {} }
+        _ = try loadUSBHeadphones(server)
+        let plugged = events.first(after: .now - .seconds(5)) {
+            if case .endpointsChanged(let a, _) = $0 { return a.contains { $0.id == usbHeadphones } } else { return false }
+        }
+        #expect(plugged != nil)
+        let index = try #require(backend.streamIndex)
+        try backend.setPaused(false)
+        try backend.perform(.selectOutput(usbHeadphones))
+        #expect(try sinkName(ofSinkInput: index, server) == "usbhp")
+        #expect(!backend.ownPlaybackHasSettled, "the test is too slow: the stream settled before the move")
+
+        let moved = ContinuousClock.now
+        _ = try server.pactl("move-sink-input", String(index), "speaker")
+        // Put back where the engine chose, and it stays there.
+        #expect(eventually(within: 3) { (try? sinkName(ofSinkInput: index, server)) == "usbhp" }, "not put back")
+        #expect(!eventually(within: 1) { (try? sinkName(ofSinkInput: index, server)) != "usbhp" })
+        let after = events.after(moved).map(\.event)
+        #expect(!after.contains { if case .streamMovedByUser = $0 { true } else { false } }, "\(after)")
     }
 
     @Test func aUserDefaultChangeIsReportedButAFallbackAfterRemovalIsNot() throws {

@@ -4,6 +4,7 @@ import SoundEngine
 import SoundBackend
 import SoundContent
 import SoundMixer
+import PulseAudioBackend
 import SoundSession
 import SoundServerSupport
 import Synchronization
@@ -447,6 +448,9 @@ let handset = ["device.description": "Handset", "device.form_factor": "handset"]
         defer { try? other.remove() }
         #expect(eventually { (try? live.ourSink()) == "tv" })
         let stream = try #require(try live.ourStream())
+        // A person moves a stream once it has settled in: until then a move
+        // is the session manager's linking, and the engine corrects it.
+        #expect(eventually(within: 10) { (live.engine.backend as? PulseAudioBackend)?.ownPlaybackHasSettled == true })
         let mark = live.log.all.count
         // As a user sees it: done once pactl shows it (on pipewire-pulse a move
         // right after the engine's own can be undone by WirePlumber still
