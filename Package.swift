@@ -80,6 +80,11 @@ let package = Package(
             dependencies: ["SoundEngine", "SoundSession", "SoundMixer", "SoundBackend", "SoundCore", "CSoundEngineABI", "SoundEffects"],
             swiftSettings: strict),
 
+        // MARK: - Tools
+        // A full-screen terminal layer (raw mode, screen grid, widgets), plain
+        // ANSI on Glibc, no SoundEngine dependency: docs/terminal-ui.md.
+        .target(name: "TerminalUI", swiftSettings: strict),
+
         // MARK: - Examples
         .executableTarget(
             name: "IntegrationDemo",
