@@ -28,6 +28,8 @@ let package = Package(
         // script, SONAME, a static Swift runtime) and installs it.
         .library(name: "soundengine", type: .dynamic, targets: ["SoundEngineC"]),
         .executable(name: "IntegrationDemo", targets: ["IntegrationDemo"]),
+        // The live profiler's terminal client (docs/profiling.md, "soundengine-top").
+        .executable(name: "soundengine-top", targets: ["soundengine-top"]),
     ],
     targets: [
         // MARK: - System libraries (no Swift)
@@ -84,6 +86,12 @@ let package = Package(
         // A full-screen terminal layer (raw mode, screen grid, widgets), plain
         // ANSI on Glibc, no SoundEngine dependency: docs/terminal-ui.md.
         .target(name: "TerminalUI", swiftSettings: strict),
+        .executableTarget(
+            name: "soundengine-top",
+            dependencies: ["TerminalUI"],
+            path: "Sources/soundengine-top",
+            swiftSettings: strict
+        ),
 
         // MARK: - Examples
         .executableTarget(
