@@ -163,6 +163,11 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "SoundEngineTopTests",
+            dependencies: ["soundengine-top", "TerminalUI", "SoundServerSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "PulseAudioBackendTests",
             dependencies: [
                 "PulseAudioBackend", "SoundBackend", "SoundSession", "SoundCore", "CAllocationCounter", "SoundServerSupport",
