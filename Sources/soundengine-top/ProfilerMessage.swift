@@ -190,9 +190,10 @@ extension ProfilerMessage {
         case "notification":
             var details: [String] = []
             if case .object(let object) = v {
-                for key in object.keys.sorted() where !["type", "t", "name"].contains(key) {
-                    details.append("\(key)=\(object[key].map(detailText) ?? "")")
-                }
+                // What says why first (a route change's reason, an interruption's type), so a cut line keeps it.
+                let keys = ["reason", "source", "state", "playing"].filter { object[$0] != nil }
+                let rest = object.keys.sorted().filter { !["type", "t", "name"].contains($0) && !keys.contains($0) }
+                for key in keys + rest { details.append("\(key)=\(object[key].map(detailText) ?? "")") }
             }
             return .notification(NotificationEntry(time: v["t"]?.double ?? 0, name: v["name"]?.string ?? "?", details: details))
         case "result":

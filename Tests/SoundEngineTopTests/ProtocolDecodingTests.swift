@@ -63,7 +63,7 @@ struct ProtocolDecodingTests {
             return
         }
         #expect(entry.time == 2.5 && entry.name == "routeChange")
-        #expect(entry.details == ["currentRoute=[usbhp]", "reason=newDeviceAvailable"])
+        #expect(entry.details == ["reason=newDeviceAvailable", "currentRoute=[usbhp]"])  // why first
     }
 
     @Test func resultsUnknownTypesAndBadLines() throws {
