@@ -69,21 +69,7 @@ public struct KeyDecoder: Sendable {
         let second = bytes[index + 1]
         if second == UInt8(ascii: "O") {
             guard index + 2 < bytes.count else { return nil }
-            let key: Key =
-                switch bytes[index + 2] {
-                case UInt8(ascii: "A"): .up
-                case UInt8(ascii: "B"): .down
-                case UInt8(ascii: "C"): .right
-                case UInt8(ascii: "D"): .left
-                case UInt8(ascii: "H"): .home
-                case UInt8(ascii: "F"): .end
-                case UInt8(ascii: "P"): .function(1)
-                case UInt8(ascii: "Q"): .function(2)
-                case UInt8(ascii: "R"): .function(3)
-                case UInt8(ascii: "S"): .function(4)
-                default: .unknown(Array(bytes[index...index + 2]))
-                }
-            return (key, 3)
+            return (letterKey(bytes[index + 2]) ?? .unknown(Array(bytes[index...index + 2])), 3)
         }
         // ESC then anything else (Alt-key, ESC ESC): a lone Escape, then the rest on the next round.
         guard second == UInt8(ascii: "[") else { return (.escape, 1) }
@@ -96,19 +82,27 @@ public struct KeyDecoder: Sendable {
         guard (0x40...0x7E).contains(final) else { return (.unknown(Array(bytes[index..<index + length])), length) }
         let parameters = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
         let first = Int(parameters.split(separator: ";").first ?? "") ?? 1
-        let key: Key? =
-            switch final {
-            case UInt8(ascii: "A"): .up
-            case UInt8(ascii: "B"): .down
-            case UInt8(ascii: "C"): .right
-            case UInt8(ascii: "D"): .left
-            case UInt8(ascii: "H"): .home
-            case UInt8(ascii: "F"): .end
-            case UInt8(ascii: "Z"): .backTab
-            case UInt8(ascii: "~"): tildeKey(first)
-            default: nil
-            }
+        let key = final == UInt8(ascii: "~") ? tildeKey(first) : letterKey(final)
         return (key ?? .unknown(Array(bytes[index..<index + length])), length)
+    }
+
+    /// The keys of `ESC [ x` and `ESC O x` that end in a letter (arrows, Home,
+    /// End, Shift-Tab; F1–F4 as SS3 sends them).
+    private static func letterKey(_ final: UInt8) -> Key? {
+        switch final {
+        case UInt8(ascii: "A"): .up
+        case UInt8(ascii: "B"): .down
+        case UInt8(ascii: "C"): .right
+        case UInt8(ascii: "D"): .left
+        case UInt8(ascii: "H"): .home
+        case UInt8(ascii: "F"): .end
+        case UInt8(ascii: "Z"): .backTab
+        case UInt8(ascii: "P"): .function(1)
+        case UInt8(ascii: "Q"): .function(2)
+        case UInt8(ascii: "R"): .function(3)
+        case UInt8(ascii: "S"): .function(4)
+        default: nil
+        }
     }
 
     /// The keys of `ESC [ n ~`.

@@ -33,10 +33,7 @@ struct LiveTopTests {
         try pane.send("5")
         pane.waitFor("routeChange", "newDeviceAvailable")
 
-        try pane.send("C-c")
-        pane.waitFor("TOOL-EXITED")
-        pane.waitUntilGone("Category")
-        #expect(terminalWasRestored(runtime: runtime.path))
+        try pane.quitTool(with: "C-c", runtime: runtime.path)
     }
 
     @Test func aVoiceAppearsWhenAnEventIsPosted() throws {
@@ -58,9 +55,7 @@ struct LiveTopTests {
         let playingID = try #require(object["playingID"] as? Int, "\(result)")
         pane.waitFor("Play_Engine", " \(playingID) ", "1 active", within: 5)
 
-        try pane.send("C-c")
-        pane.waitFor("TOOL-EXITED")
-        #expect(terminalWasRestored(runtime: runtime.path))
+        try pane.quitTool(with: "C-c", runtime: runtime.path)
     }
 }
 

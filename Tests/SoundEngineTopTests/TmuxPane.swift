@@ -45,6 +45,16 @@ final class TmuxPane {
         return shown
     }
 
+    /// Sends `key` (`q`, `C-c`) to the tool and checks it exited as it should:
+    /// the shell's marker shows, the tool's pages are gone (the alternate
+    /// screen is left), and `stty` found the terminal cooked again.
+    func quitTool(with key: String, runtime: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try send(key)
+        waitFor("TOOL-EXITED", sourceLocation: sourceLocation)
+        waitUntilGone("1 Session  2 Voices", sourceLocation: sourceLocation)
+        #expect(terminalWasRestored(runtime: runtime), "stty -a after the tool exited", sourceLocation: sourceLocation)
+    }
+
     /// Waits until the pane no longer shows `text`.
     @discardableResult
     func waitUntilGone(_ text: String, within seconds: Double = 5, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {

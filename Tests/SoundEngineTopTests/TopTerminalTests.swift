@@ -31,10 +31,7 @@ struct TopTerminalTests {
         pane.waitUntilGone("uid speaker")
 
         // Ctrl-C: the main screen is back (the shell's marker) and the terminal is cooked again.
-        try pane.send("C-c")
-        pane.waitFor("TOOL-EXITED")
-        pane.waitUntilGone("Category")
-        #expect(terminalWasRestored(runtime: runtime.path))
+        try pane.quitTool(with: "C-c", runtime: runtime.path)
     }
 
     @Test func everyPageDrawsAt80x24AndTabCyclesThem() throws {
@@ -54,9 +51,7 @@ struct TopTerminalTests {
         pane.waitFor("routeChange", "newDeviceAvailable")
         try pane.send("Tab")
         pane.waitFor("Render CPU", "42.0 ms", "Underflows")
-        try pane.send("q")
-        pane.waitFor("TOOL-EXITED")
-        #expect(terminalWasRestored(runtime: runtime.path))
+        try pane.quitTool(with: "q", runtime: runtime.path)
     }
 
     @Test func aGameThatGoesAwayIsSaidAndTheListIsOffered() throws {
@@ -68,8 +63,7 @@ struct TopTerminalTests {
         pane.waitFor("went away", "GONE")
         try pane.send("l")
         pane.waitFor("No running game")
-        try pane.send("q")
-        pane.waitFor("TOOL-EXITED")
+        try pane.quitTool(with: "q", runtime: runtime.path)
     }
 
     @Test func aRecordedSessionReplaysWithPause() throws {
@@ -84,8 +78,7 @@ struct TopTerminalTests {
             game.broadcast(ProtocolLines.voices(t: 1.0, [ProtocolLines.voice(id: 5, event: "Play_Recorded")]))
             try pane.send("2")
             pane.waitFor("Play_Recorded")
-            try pane.send("q")
-            pane.waitFor("TOOL-EXITED")
+            try pane.quitTool(with: "q", runtime: runtime.path)
         }
         let entries = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
         #expect(entries.first == "# soundengine-top recording 1")
@@ -105,9 +98,7 @@ struct TopTerminalTests {
         try pane.send("p")
         pane.waitFor("REPLAY PAUSED", "p play")
         #expect(!pane.capture().contains("Play_Later"))
-        try pane.send("q")
-        pane.waitFor("TOOL-EXITED")
-        #expect(terminalWasRestored(runtime: runtime.path))
+        try pane.quitTool(with: "q", runtime: runtime.path)
     }
 
     @Test func asciiLocaleDrawsWithoutUnicode() throws {
@@ -119,8 +110,7 @@ struct TopTerminalTests {
         try pane.send("3")
         pane.waitFor("master", "#")
         #expect(!pane.capture().contains("█"))
-        try pane.send("q")
-        pane.waitFor("TOOL-EXITED")
+        try pane.quitTool(with: "q", runtime: runtime.path)
     }
 
     @Test func aTerminationSignalRestoresTheTerminal() throws {
