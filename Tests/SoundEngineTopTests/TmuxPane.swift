@@ -29,6 +29,11 @@ final class TmuxPane {
     /// The text on the pane now, one string a row.
     func capture() -> String { (try? tmux(["capture-pane", "-p"])) ?? "" }
 
+    /// Resizes the pane's window (the program gets `SIGWINCH`).
+    func resize(width: Int, height: Int) throws {
+        _ = try tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])
+    }
+
     /// Sends keys, in tmux's names (`Enter`, `C-c`, `Down`, or literal text).
     func send(_ keys: String...) throws { _ = try tmux(["send-keys"] + keys) }
 

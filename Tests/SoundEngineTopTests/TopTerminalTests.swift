@@ -54,6 +54,22 @@ struct TopTerminalTests {
         try pane.quitTool(with: "q", runtime: runtime.path)
     }
 
+    @Test func aResizedWindowIsRedrawnAtItsNewSize() throws {
+        let runtime = try ScratchFolder()
+        let game = try FakeGame(runtimeDirectory: runtime.path, picture: ProtocolLines.picture)
+        defer { game.stop() }
+        let pane = try TmuxPane(toolCommand(["--socket", game.socketPath], runtime: runtime.path))
+        pane.waitFor("Category")
+        try pane.resize(width: 120, height: 40)
+        var lines: [Substring] = []
+        let redrawn = eventually(within: 5) {
+            lines = pane.capture().split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 40 && lines[39].contains("q quit") && lines[0].hasSuffix("LIVE")
+        }
+        #expect(redrawn, "not redrawn at 120x40:\n\(lines.joined(separator: "\n"))")
+        try pane.quitTool(with: "q", runtime: runtime.path)
+    }
+
     @Test func aGameThatGoesAwayIsSaidAndTheListIsOffered() throws {
         let runtime = try ScratchFolder()
         let game = try FakeGame(runtimeDirectory: runtime.path, picture: ProtocolLines.picture)
