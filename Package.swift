@@ -28,6 +28,8 @@ let package = Package(
         // script, SONAME, a static Swift runtime) and installs it.
         .library(name: "soundengine", type: .dynamic, targets: ["SoundEngineC"]),
         .executable(name: "IntegrationDemo", targets: ["IntegrationDemo"]),
+        // The live profiler's terminal client (docs/profiling.md, "soundengine-top").
+        .executable(name: "soundengine-top", targets: ["soundengine-top"]),
     ],
     targets: [
         // MARK: - System libraries (no Swift)
@@ -79,6 +81,17 @@ let package = Package(
             name: "SoundEngineC",
             dependencies: ["SoundEngine", "SoundSession", "SoundMixer", "SoundBackend", "SoundCore", "CSoundEngineABI", "SoundEffects"],
             swiftSettings: strict),
+
+        // MARK: - Tools
+        // A full-screen terminal layer (raw mode, screen grid, widgets), plain
+        // ANSI on Glibc, no SoundEngine dependency: docs/terminal-ui.md.
+        .target(name: "TerminalUI", swiftSettings: strict),
+        .executableTarget(
+            name: "soundengine-top",
+            dependencies: ["TerminalUI"],
+            path: "Sources/soundengine-top",
+            swiftSettings: strict
+        ),
 
         // MARK: - Examples
         .executableTarget(
@@ -148,6 +161,11 @@ let package = Package(
                 "IntegrationDemo", "SoundEngine", "SoundCore", "SoundSession", "SoundMixer", "SoundBackend", "SoundContent",
                 "SoundServerSupport",
             ]
+        ),
+        .testTarget(
+            name: "SoundEngineTopTests",
+            dependencies: ["soundengine-top", "TerminalUI", "SoundServerSupport"],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "PulseAudioBackendTests",
