@@ -8,49 +8,14 @@ import Testing
 /// Skipped when tmux is not installed.
 @Suite(.enabled(if: TmuxPane.tmux != nil, "tmux is not installed"))
 struct FullScreenDemoTests {
-    /// Starts the demo in a pane on `server`; after it exits the pane's shell
-    /// writes its status and `stty -a` into `directory`.
-    func startDemo(_ server: PrivateSoundServer, in directory: URL) throws -> TmuxPane {
-        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let runtime = directory.appendingPathComponent("runtime")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-        let command = "PULSE_SERVER=\(quoted(server.address)) XDG_RUNTIME_DIR=\(quoted(runtime.path)) LANG=C.UTF-8 "
-            + "\(quoted(demo)) 2>\(quoted(directory.appendingPathComponent("stderr").path)); "
-            + "echo $? >\(quoted(directory.appendingPathComponent("status").path)); "
-            + "stty -a >\(quoted(directory.appendingPathComponent("stty.tmp").path)); "
-            + "mv \(quoted(directory.appendingPathComponent("stty.tmp").path)) \(quoted(directory.appendingPathComponent("stty").path))"
-        return try TmuxPane(command: command)
-    }
-
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fullscreen-demo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// The terminal settings the pane's shell saw after the demo, once written.
-    func settingsAfterExit(_ directory: URL) -> [String]? {
-        var text: String?
-        _ = eventually { text = try? String(contentsOf: directory.appendingPathComponent("stty"), encoding: .utf8); return text != nil }
-        return text.map { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
-    }
-
-    /// The `media.role` of the demo's stream (the only one on the private server).
+    /// The media.role of the demo's stream (the only one on the private server).
     func streamRole(_ server: PrivateSoundServer) -> String? {
         (try? server.sinkInputs())?.first?.properties["media.role"]
     }
 
-    func demoStatus(_ directory: URL) -> String? {
-        try? String(contentsOf: directory.appendingPathComponent("status"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     @Test func theSessionPageShowsTheCategoryAndAKeyChangesIt() throws {
-        let server = try PrivateSoundServer()
-        defer { server.stop() }
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let pane = try startDemo(server, in: directory)
+        let run = try FullScreenRun()
+        let (server, pane) = (run.server, run.pane)
 
         let first = pane.waitForScreen { $0.contains("Category     soloAmbient") }
         #expect(first != nil, "the session page did not show the category:\n\(pane.capture())")
@@ -69,16 +34,13 @@ struct FullScreenDemoTests {
         #expect(pane.waitForScreen { $0.contains("route changed (categoryChange)") } != nil)
 
         try pane.send("q")
-        #expect(settingsAfterExit(directory) != nil)
-        #expect(demoStatus(directory) == "0")
+        #expect(run.settingsAfterExit() != nil)
+        #expect(run.exitStatus() == "0")
     }
 
     @Test func pluggingUSBHeadphonesShowsTheNewRoute() throws {
-        let server = try PrivateSoundServer()
-        defer { server.stop() }
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let pane = try startDemo(server, in: directory)
+        let run = try FullScreenRun()
+        let (server, pane) = (run.server, run.pane)
         #expect(pane.waitForScreen { $0.contains("engine running") } != nil, "\(pane.capture())")
         try pane.send("2")
         let before = pane.waitForScreen { screen in
@@ -95,25 +57,75 @@ struct FullScreenDemoTests {
         #expect(after?.contains("USB Headphones") == true)
         #expect(after?.contains("newDeviceAvailable") == true, "the route change is not in the log strip")
         try pane.send("q")
-        #expect(settingsAfterExit(directory) != nil)
+        #expect(run.settingsAfterExit() != nil)
     }
 
     @Test(arguments: ["q", "C-c"])
     func theTerminalIsRestoredOnLeaving(_ key: String) throws {
-        let server = try PrivateSoundServer()
-        defer { server.stop() }
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let pane = try startDemo(server, in: directory)
+        let run = try FullScreenRun()
+        let pane = run.pane
         #expect(pane.waitForScreen { $0.contains("Category") } != nil, "\(pane.capture())")
         try pane.send("3")  // not on the first page: leaving works from anywhere
         #expect(pane.waitForScreen { $0.contains("play the chime") } != nil)
         try pane.send(key)
-        let settings = try #require(settingsAfterExit(directory), "the demo did not exit after \(key)")
+        let settings = try #require(run.settingsAfterExit(), "the demo did not exit after \(key)")
         #expect(settings.contains("icanon") && !settings.contains("-icanon"), "\(settings)")
         #expect(settings.contains("echo") && !settings.contains("-echo"), "\(settings)")
         #expect(settings.contains("isig") && !settings.contains("-isig"), "\(settings)")
-        #expect(demoStatus(directory) == "0")
+        #expect(run.exitStatus() == "0")
+    }
+}
+
+/// One full-screen demo in a tmux pane on its own private server; after the
+/// demo exits, the pane's shell writes its status and `stty -a` into a
+/// temporary folder. Everything is stopped and removed when this goes away.
+final class FullScreenRun {
+    let server: PrivateSoundServer
+    let directory: URL
+    let pane: TmuxPane
+
+    init() throws {
+        let server = try PrivateSoundServer()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fullscreen-demo-\(UUID().uuidString)")
+        self.server = server
+        self.directory = directory
+        do {
+            let runtime = directory.appendingPathComponent("runtime")
+            try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+            func path(_ name: String) -> String { Self.quoted(directory.appendingPathComponent(name).path) }
+            let command = "PULSE_SERVER=\(Self.quoted(server.address)) XDG_RUNTIME_DIR=\(Self.quoted(runtime.path)) "
+                + "LANG=C.UTF-8 \(Self.quoted(demo)) 2>\(path("stderr")); echo $? >\(path("status")); "
+                + "stty -a >\(path("stty.tmp")); mv \(path("stty.tmp")) \(path("stty"))"
+            pane = try TmuxPane(command: command)
+        } catch {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    deinit {
+        pane.kill()
+        server.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// The words of `stty -a` as the pane's shell saw the terminal after the demo, once written.
+    func settingsAfterExit() -> [String]? {
+        var text: String?
+        _ = eventually {
+            text = try? String(contentsOf: directory.appendingPathComponent("stty"), encoding: .utf8)
+            return text != nil
+        }
+        return text.map { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+    }
+
+    /// The demo's exit status as the shell printed it (after ``settingsAfterExit()``).
+    func exitStatus() -> String? {
+        try? String(contentsOf: directory.appendingPathComponent("status"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 
@@ -130,7 +142,10 @@ final class TmuxPane {
         try tmux("-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", command)
     }
 
-    deinit { _ = try? tmux("kill-server") }
+    deinit { kill() }
+
+    /// Ends the session and its private tmux server (and so the pane's processes).
+    func kill() { _ = try? tmux("kill-server") }
 
     @discardableResult
     func tmux(_ arguments: String...) throws -> String {

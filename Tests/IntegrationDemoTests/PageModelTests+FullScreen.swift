@@ -180,6 +180,18 @@ extension PageModelTests {
         }
     }
 
+    @Test func aTinyTerminalIsClippedNotACrash() {
+        var model = DemoScreenModel(hasContent: true)
+        model.log.append(.init(t: 1, text: "engine running"))
+        model.emitter.x = -EmitterModel.limit
+        for page in DemoPage.allCases {
+            model.page = page
+            for (width, height) in [(1, 1), (20, 5), (40, 10), (79, 23)] {
+                #expect(model.render(engine: Self.running, width: width, height: height, glyphs: .ascii).lines.count == height)
+            }
+        }
+    }
+
     @Test func theSessionAndRoutePagesShowTheEnginesState() {
         var model = DemoScreenModel(hasContent: true)
         var engine = Self.running
