@@ -96,7 +96,7 @@ let package = Package(
         // MARK: - Examples
         .executableTarget(
             name: "IntegrationDemo",
-            dependencies: ["SoundEngine"],
+            dependencies: ["SoundEngine", "TerminalUI"],
             path: "Examples/IntegrationDemo",
             resources: [.copy("Resources")],
             swiftSettings: strict
@@ -159,7 +159,7 @@ let package = Package(
             name: "IntegrationDemoTests",
             dependencies: [
                 "IntegrationDemo", "SoundEngine", "SoundCore", "SoundSession", "SoundMixer", "SoundBackend", "SoundContent",
-                "SoundServerSupport",
+                "SoundServerSupport", "TerminalUI",
             ]
         ),
         .testTarget(

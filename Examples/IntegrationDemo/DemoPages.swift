@@ -100,22 +100,31 @@ struct MusicModel: Equatable {
 extension InteractiveDemo {
     /// Loads the banks and registers the pages' game objects; says why when a page cannot work.
     func prepareContent() -> Bool {
+        guard let problem = Self.loadContent(banks) else { return true }
+        say("  " + problem)
+        return false
+    }
+
+    /// Loads the banks and registers the pages' game objects (the line menu
+    /// and the full-screen mode share it); nil when the content pages can
+    /// work, else why not.
+    static func loadContent(_ banks: DemoBanks) -> String? {
         if banks.isEmpty {
-            say("  (no bank: the content pages need --bank or Examples/Banks/demo/demo.json)")
-            return false
+            return "(no bank: the content pages need --bank or Examples/Banks/demo/demo.json)"
         }
         if let failure = banks.load() {
-            say("  ! bank \(failure.path): \(failure.error)")
-            return false
+            return "! bank \(failure.path): \(failure.error)"
         }
-        report {
+        do {
             try SoundEngine.registerGameObject(PageObject.player, name: "Player")
             try SoundEngine.registerGameObject(PageObject.car, name: "Car")
             try SoundEngine.registerGameObject(PageObject.emitter, name: "Emitter")
             for object in [PageObject.player, PageObject.car] { try SoundEngine.setPosition(object, .zero) }
-            try SoundEngine.setPosition(PageObject.emitter, OrbitModel().position(after: 0))
+            try SoundEngine.setPosition(PageObject.emitter, EmitterModel().position)
+        } catch {
+            return "! \(error)"
         }
-        return true
+        return nil
     }
 
     func post(_ event: String, on object: SoundEngine.GameObjectID) {

@@ -1,10 +1,13 @@
 import Foundation
 import SoundEngine
+import TerminalUI
 
-/// The menu a person drives from a terminal, like Wwise's Integration Demo:
-/// a page per area (playback, audio session, engine, output, and on the demo
-/// bank footsteps, RTPC, 3D positioning, background music). Session events
-/// are printed as they happen.
+/// The demo a person drives, like Wwise's Integration Demo. On a terminal
+/// (stdin and stdout both), the full-screen pages of ``FullScreenDemo``;
+/// otherwise (piped, redirected) this numbered line menu: a page per area
+/// (playback, audio session, engine, output, and on the demo bank footsteps,
+/// RTPC, 3D positioning, background music), session events printed as they
+/// happen.
 struct InteractiveDemo {
     let options: DemoOptions
     let banks: DemoBanks
@@ -25,6 +28,10 @@ struct InteractiveDemo {
         } catch {
             FileHandle.standardError.write(Data("IntegrationDemo: cannot start the sound engine: \(error)\n".utf8))
             return 1
+        }
+        if let terminal = try? RawTerminal.enter() {
+            await FullScreenDemo(terminal: terminal, banks: banks, files: options.files).run()
+            return 0
         }
         let printer = Task { [self] in
             for await event in SoundEngine.events() {
