@@ -56,6 +56,9 @@ package final class SoundEngineInstance: Sendable {
     /// Set once terminate has finished: the state reads `stopped`.
     private let stopped = Atomic(false)
     let log: any SoundLogger
+    /// The live profiler's link, when ``InitSettings/profiler`` turns it on
+    /// (set once, at the end of init; stopped first by terminate).
+    private let profiler = Mutex<ProfilerLink?>(nil)
     /// Also told every event, after the instance's own subscribers.
     let forward: (@Sendable (SessionEvent) -> Void)?
 
@@ -94,6 +97,7 @@ package final class SoundEngineInstance: Sendable {
         _ settings: InitSettings, _ platform: PlatformInitSettings, backend: (any AudioBackend)?,
         forward: (@Sendable (SessionEvent) -> Void)?
     ) throws(SoundEngineError) {
+        let initialized = ContinuousClock.now
         self.forward = forward
         try settings.validate()
         try platform.validate()
@@ -164,6 +168,12 @@ package final class SoundEngineInstance: Sendable {
             terminate()
             throw error
         }
+        if settings.profiler.enabled {
+            let link = ProfilerLink.start(
+                settings.profiler, engine: self, started: initialized, environment: ProcessInfo.processInfo.environment,
+                log: log)
+            profiler.withLock { $0 = link }
+        }
         let granted = outputStream
         log.log(.info, "connected to \(granted.serverName) \(granted.serverVersion), stream \(granted.format) on \(granted.deviceName), buffer \(granted.buffer)")
     }
@@ -218,6 +228,10 @@ package final class SoundEngineInstance: Sendable {
     /// The body of ``terminate()``; runs once, under `teardown`.
     private func tearDown() {
         playback.closed.store(true, ordering: .releasing)  // releasing: pairs with checkAlive
+        profiler.withLock { link in
+            link?.stop()
+            link = nil
+        }
         content.stopThreads()
         session.shutdown()
         clock.stop()
@@ -351,6 +365,7 @@ package final class SoundEngineInstance: Sendable {
         NotificationCenter.default.post(name: name, object: nil, userInfo: info)
         dispatcher.publish(event)
         forward?(event)
+        profiler.withLock { $0 }?.notify(event)
     }
 }
 
