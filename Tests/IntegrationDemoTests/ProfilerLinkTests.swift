@@ -19,12 +19,16 @@ import Testing
         let runtime: TemporaryFolder
         var socket: String { ProfilerClient.socketPath(runtimeDirectory: runtime.path, pid: demo.pid) }
 
+        /// The demo with the link on (`profiler`), edits allowed (`edits`), in
+        /// `runtime` (default: a new folder).
         init(
-            _ server: PrivateSoundServer, profiler: Bool = true, arguments: [String] = ["--play", steadyTone, "--loop"]
+            _ server: PrivateSoundServer, profiler: Bool = true, edits: Bool = false, runtime: TemporaryFolder? = nil,
+            arguments: [String] = ["--play", steadyTone, "--loop"]
         ) throws {
-            runtime = try TemporaryFolder()
-            var environment = ["XDG_RUNTIME_DIR": runtime.path]
+            self.runtime = try runtime ?? TemporaryFolder()
+            var environment = ["XDG_RUNTIME_DIR": self.runtime.path]
             if profiler { environment["SOUNDENGINE_PROFILER"] = "1" }
+            if edits { environment["SOUNDENGINE_PROFILER_EDITS"] = "1" }
             demo = try DemoProcess(["--headless"] + arguments, server: server.address, environment: environment)
             _ = try demo.firstLine { $0["event"] as? String == "engineState" && $0["state"] as? String == "running" }
         }
@@ -138,19 +142,14 @@ import Testing
     @Test func liveEditsWorkWhenAllowedAndAnswerErrors() throws {
         let server = try PrivateSoundServer()
         defer { server.stop() }
-        let runtime = try TemporaryFolder()
-        let demo = try DemoProcess(
-            ["--headless", "--loop", "--bank", Self.bank], server: server.address,
-            environment: ["XDG_RUNTIME_DIR": runtime.path, "SOUNDENGINE_PROFILER": "1", "SOUNDENGINE_PROFILER_EDITS": "1"])
-        defer {
-            try? demo.send(#"{"cmd":"quit","id":"quit"}"#)
-            _ = demo.waitForExit()
-        }
-        _ = try demo.firstLine { $0["event"] as? String == "engineState" && $0["state"] as? String == "running" }
-        let path = ProfilerClient.socketPath(runtimeDirectory: runtime.path, pid: demo.pid)
-        #expect(eventually(within: 5) { FileManager.default.fileExists(atPath: path) })
-        let client = try ProfilerClient(path: path)
+        let game = try Game(server, edits: true, arguments: ["--loop", "--bank", Self.bank])
+        defer { game.quit() }
+        let client = try game.attach()
         #expect(try client.next("hello")["edits"] as? Bool == true)
+        // The demo loads its bank after initialize: wait for its state group.
+        _ = try client.next { message in
+            ((message["states"] as? [[String: Any]]) ?? []).contains { $0["group"] as? String == "PlayerHealth" }
+        }
 
         func command(_ line: String, id: Int) throws -> [String: Any] {
             client.send(line + "\n")
@@ -329,20 +328,13 @@ import Testing
         crashed.demo.crash()
         #expect(crashed.demo.waitForExit() != nil)
         #expect(FileManager.default.fileExists(atPath: stale))
-        let next = try DemoProcess(
-            ["--headless", "--play", steadyTone, "--loop"], server: server.address,
-            environment: ["XDG_RUNTIME_DIR": crashed.runtime.path, "SOUNDENGINE_PROFILER": "1"])
-        defer {
-            try? next.send(#"{"cmd":"quit","id":"quit"}"#)
-            _ = next.waitForExit()
-        }
-        _ = try next.firstLine { $0["event"] as? String == "engineState" && $0["state"] as? String == "running" }
-        let fresh = ProfilerClient.socketPath(runtimeDirectory: crashed.runtime.path, pid: next.pid)
+        let next = try Game(server, runtime: crashed.runtime)
+        let fresh = next.socket
         #expect(eventually(within: 5) { FileManager.default.fileExists(atPath: fresh) })
         #expect(!FileManager.default.fileExists(atPath: stale), "the crashed game's socket is still there")
         // A clean quit removes the socket.
-        try next.send(#"{"cmd":"quit","id":"q"}"#)
-        #expect(next.waitForExit() == 0)
+        try next.demo.send(#"{"cmd":"quit","id":"q"}"#)
+        #expect(next.demo.waitForExit() == 0)
         #expect(!FileManager.default.fileExists(atPath: fresh))
     }
 

@@ -133,6 +133,7 @@ final class ProfilerLink: @unchecked Sendable {
     private var now: Double { TimeArgument.seconds(ContinuousClock.now - started) }
 
     private func run() {
+        ProfilerSystem.lowerCallingThreadPriority()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             sampleDue()

@@ -163,6 +163,14 @@ enum ProfilerSystem {
         while withUnsafeMutableBytes(of: &bytes, { Glibc.read(fd, $0.baseAddress, $0.count) }) > 0 {}
     }
 
+    /// Gives the calling thread nice 10: on a busy machine the game's own
+    /// threads (and the render thread above all) go first, the link gets
+    /// what is left. (On Linux the nice value is per thread, and `who = 0`
+    /// of PRIO_PROCESS means the calling thread.)
+    static func lowerCallingThreadPriority() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+    }
+
     static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
     static func unlink(_ path: String) { _ = Glibc.unlink(path) }
