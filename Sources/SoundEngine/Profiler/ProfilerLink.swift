@@ -109,9 +109,11 @@ final class ProfilerLink: @unchecked Sendable {
     /// delivers one to the game). A short lock and a pipe write; never blocks.
     func notify(_ event: SessionEvent) {
         inbox.withLock { inbox in
+            // Under the lock: once stop() has set `stopping`, the pipe may be closed.
+            guard !inbox.stopping else { return }
             if inbox.events.count < Self.inboxCapacity { inbox.events.append(event) } else { inbox.dropped += 1 }
+            ProfilerSystem.wake(wakeWrite)
         }
-        ProfilerSystem.wake(wakeWrite)
     }
 
     /// Closes every connection and the socket, removes the socket file and
@@ -122,7 +124,7 @@ final class ProfilerLink: @unchecked Sendable {
             return inbox.stopping
         }
         guard !already, let thread else { return }
-        ProfilerSystem.wake(wakeWrite)
+        ProfilerSystem.wake(wakeWrite)  // no notify writes any more: it sees `stopping`
         pthread_join(thread, nil)
         ProfilerSystem.close(wakeRead)
         ProfilerSystem.close(wakeWrite)
