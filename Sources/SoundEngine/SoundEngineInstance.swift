@@ -33,7 +33,8 @@ import Synchronization
 /// thread (`SoundEngine-evt`, callbacks), the engine clock
 /// (`SoundEngine-clock`, which keeps the mixer going while the stream is
 /// corked), the mixer's streaming thread once a streamed sound plays, the
-/// backend's reconnect thread, the content engine's posting thread and its timer queue.
+/// backend's reconnect thread, the content engine's posting thread and its timer queue,
+/// and, when ``InitSettings/profiler`` is on, the profiler link's (`SoundEngine-prf`).
 package final class SoundEngineInstance: Sendable {
     /// The settings the engine was initialized with.
     package let settings: InitSettings
