@@ -22,6 +22,9 @@ extension InitSettings {
         try require((1...1024).contains(maxBuses), "InitSettings.maxBuses", maxBuses, "must be 1…1024")
         try require((1...65_536).contains(maxSounds), "InitSettings.maxSounds", maxSounds, "must be 1…65536")
         try require((0...256).contains(maxStreams), "InitSettings.maxStreams", maxStreams, "must be 0…256")
+        if profiler.allowsEdits && !profiler.enabled {
+            throw .invalidParameter("InitSettings.profiler.allowsEdits is true but enabled is false: edits travel over the link")
+        }
     }
 }
 

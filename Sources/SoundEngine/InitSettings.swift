@@ -56,6 +56,10 @@ public struct InitSettings: Sendable {
     /// on the engine's event thread, never the render thread; it may call
     /// back into the engine.
     public var backgroundMusicCallback: (@Sendable (Bool) -> Void)? = nil
+    /// The live profiler's link (docs/profiling.md). Default: off, no socket
+    /// and no thread. `SOUNDENGINE_PROFILER=1` in the environment turns it on
+    /// at initialize whatever this says.
+    public var profiler = ProfilerSettings()
     /// Where the engine writes what it does. Default: nowhere.
     public var logger: any SoundLogger = SilentLogger()
 

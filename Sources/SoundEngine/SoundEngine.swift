@@ -141,6 +141,8 @@ public enum SoundEngine {
             Thread.sleep(forTimeInterval: 0.001)
         }
         do throws(SoundEngineError) {
+            var settings = settings
+            settings.profiler = settings.profiler.applyingEnvironment(ProcessInfo.processInfo.environment)
             let instance = try SoundEngineInstance(settings, platform, backend: backend, forward: hub.yield)
             shared.withLock { $0 = .running(instance) }
         } catch {

@@ -33,7 +33,8 @@ import Synchronization
 /// thread (`SoundEngine-evt`, callbacks), the engine clock
 /// (`SoundEngine-clock`, which keeps the mixer going while the stream is
 /// corked), the mixer's streaming thread once a streamed sound plays, the
-/// backend's reconnect thread, the content engine's posting thread and its timer queue.
+/// backend's reconnect thread, the content engine's posting thread and its timer queue,
+/// and, when ``InitSettings/profiler`` is on, the profiler link's (`SoundEngine-prf`).
 package final class SoundEngineInstance: Sendable {
     /// The settings the engine was initialized with.
     package let settings: InitSettings
@@ -56,6 +57,9 @@ package final class SoundEngineInstance: Sendable {
     /// Set once terminate has finished: the state reads `stopped`.
     private let stopped = Atomic(false)
     let log: any SoundLogger
+    /// The live profiler's link, when ``InitSettings/profiler`` turns it on
+    /// (set once, at the end of init; stopped first by terminate).
+    private let profiler = Mutex<ProfilerLink?>(nil)
     /// Also told every event, after the instance's own subscribers.
     let forward: (@Sendable (SessionEvent) -> Void)?
 
@@ -94,6 +98,7 @@ package final class SoundEngineInstance: Sendable {
         _ settings: InitSettings, _ platform: PlatformInitSettings, backend: (any AudioBackend)?,
         forward: (@Sendable (SessionEvent) -> Void)?
     ) throws(SoundEngineError) {
+        let initialized = ContinuousClock.now
         self.forward = forward
         try settings.validate()
         try platform.validate()
@@ -164,6 +169,12 @@ package final class SoundEngineInstance: Sendable {
             terminate()
             throw error
         }
+        if settings.profiler.enabled {
+            let link = ProfilerLink.start(
+                settings.profiler, engine: self, started: initialized, environment: ProcessInfo.processInfo.environment,
+                log: log)
+            profiler.withLock { $0 = link }
+        }
         let granted = outputStream
         log.log(.info, "connected to \(granted.serverName) \(granted.serverVersion), stream \(granted.format) on \(granted.deviceName), buffer \(granted.buffer)")
     }
@@ -218,6 +229,10 @@ package final class SoundEngineInstance: Sendable {
     /// The body of ``terminate()``; runs once, under `teardown`.
     private func tearDown() {
         playback.closed.store(true, ordering: .releasing)  // releasing: pairs with checkAlive
+        profiler.withLock { link in
+            link?.stop()
+            link = nil
+        }
         content.stopThreads()
         session.shutdown()
         clock.stop()
@@ -351,6 +366,7 @@ package final class SoundEngineInstance: Sendable {
         NotificationCenter.default.post(name: name, object: nil, userInfo: info)
         dispatcher.publish(event)
         forward?(event)
+        profiler.withLock { $0 }?.notify(event)
     }
 }
 

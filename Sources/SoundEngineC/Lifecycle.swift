@@ -13,7 +13,7 @@ public func se_initialize(
     _ settings: UnsafePointer<SE_InitSettings>?, _ platform: UnsafePointer<SE_PlatformInitSettings>?
 ) -> SE_Result {
     report { () throws(SoundEngineError) in
-        let s = try InitSettings(Argument.sized(settings, "settings"))
+        let s = try InitSettings(Argument.grown(settings, "settings", defaults: .defaults))
         let p = try PlatformInitSettings(Argument.sized(platform, "platform"))
         try SoundEngine.initialize(s, p)
         Handles.engineStarted()

@@ -24,14 +24,24 @@ public func se_default_init_settings(_ settings: UnsafeMutablePointer<SE_InitSet
 {
     report { () throws(SoundEngineError) in
         let out = try Argument.required(settings, "settings")
-        try Argument.structSize(struct_size, of: SE_InitSettings.self)
+        try Argument.write(SE_InitSettings.defaults, to: out, size: struct_size)
+    }
+}
+
+extension SE_InitSettings: GrowingStruct {
+    /// `profiler` and `profiler_edits` came after `max_audible_voices`.
+    static let versions = [current, before(\SE_InitSettings.profiler)]
+
+    /// The defaults: those of the Swift API's InitSettings().
+    static var defaults: SE_InitSettings {
         let d = InitSettings()
-        out.pointee = SE_InitSettings(
+        return SE_InitSettings(
             struct_size: UInt32(MemoryLayout<SE_InitSettings>.stride), samples_per_frame: UInt32(d.samplesPerFrame),
             command_queue_size: UInt32(d.commandQueueSize), max_voices: UInt32(d.maxVoices),
             max_buses: UInt32(d.maxBuses), max_sounds: UInt32(d.maxSounds), max_streams: UInt32(d.maxStreams),
             master_limiter: d.masterLimiter, bgm_callback: nil, bgm_callback_cookie: nil, log_callback: nil,
-            log_callback_cookie: nil, log_level: SE_LogLevel(LogLevel.warning.rawValue), max_audible_voices: 0)
+            log_callback_cookie: nil, log_level: SE_LogLevel(LogLevel.warning.rawValue), max_audible_voices: 0,
+            profiler: d.profiler.enabled, profiler_edits: d.profiler.allowsEdits)
     }
 }
 
@@ -70,7 +80,7 @@ private func milliseconds(_ duration: Duration) -> Int64 {
 }
 
 extension InitSettings {
-    /// The settings `s` asks for (its size checked by ``Argument/sized(_:_:_:)``);
+    /// The settings `s` asks for (read in its size by ``Argument/grown(_:_:defaults:_:)``);
     /// the engine checks their ranges.
     init(_ s: SE_InitSettings, _ function: StaticString = #function) throws(SoundEngineError) {
         self.init()
@@ -82,6 +92,7 @@ extension InitSettings {
         maxSounds = Int(s.max_sounds)
         maxStreams = Int(s.max_streams)
         masterLimiter = s.master_limiter
+        profiler = ProfilerSettings(enabled: s.profiler, allowsEdits: s.profiler_edits)
         if let c = CCallback(s.bgm_callback, s.bgm_callback_cookie) {
             backgroundMusicCallback = { muted in c.function(muted, c.cookie) }
         }

@@ -18,7 +18,9 @@
  * - in playAndRecord: se_get_available_inputs lists the microphone, the
  *   preferred input reads back, se_read_input delivers frames, and the
  *   voiceChat mode asks for echo cancellation;
- * - se_get_output_latency knows the latency once the stream plays.
+ * - se_get_output_latency knows the latency once the stream plays;
+ * - SE_InitSettings.profiler opens the profiler's socket (0600), which says
+ *   hello to a client of the same user, and se_terminate removes it.
  *
  * Every wait polls its condition with a deadline.
  *
@@ -31,6 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 
 enum { RATE = 48000 };
 static const double PI = 3.14159265358979323846;
@@ -246,6 +251,44 @@ static void output_latency(void) {
     printf("features: output latency %.1f ms\n", latency_ms);
 }
 
+/* The profiler link's socket path (docs/profiling.md). */
+static void profiler_socket_path(char *path, size_t size) {
+    const char *runtime = getenv("XDG_RUNTIME_DIR");
+    if (runtime != NULL && runtime[0] != '\0')
+        snprintf(path, size, "%s/soundengine/%ld.sock", runtime, (long)getpid());
+    else
+        snprintf(path, size, "/tmp/soundengine-%ld/%ld.sock", (long)geteuid(), (long)getpid());
+}
+
+/* settings.profiler = true: the socket is there, 0600, and says hello. */
+static void profiler_link_says_hello(void) {
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    profiler_socket_path(address.sun_path, sizeof address.sun_path);
+    struct stat info;
+    TRUE(stat(address.sun_path, &info) == 0 && S_ISSOCK(info.st_mode) && (info.st_mode & 0777) == 0600);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    TRUE(fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof address) == 0);
+    char line[512] = {0};
+    size_t got = 0;
+    while (got < sizeof line - 1 && memchr(line, '\n', got) == NULL) {
+        ssize_t n = read(fd, line + got, sizeof line - 1 - got);
+        if (n <= 0) break;
+        got += (size_t)n;
+    }
+    static const char hello[] = "{\"type\":\"hello\"";
+    TRUE(strncmp(line, hello, sizeof hello - 1) == 0);
+    close(fd);
+    printf("features: profiler link at %s\n", address.sun_path);
+}
+
+/* After se_terminate the socket is gone. */
+static void profiler_link_removed(void) {
+    char path[sizeof ((struct sockaddr_un *)0)->sun_path];
+    profiler_socket_path(path, sizeof path);
+    struct stat info;
+    TRUE(stat(path, &info) != 0);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: features SOUND\n");
@@ -257,11 +300,13 @@ int main(int argc, char **argv) {
     OK(se_default_init_settings(&settings, sizeof settings));
     OK(se_default_platform_init_settings(&platform, sizeof platform));
     platform.application_name = "features";
+    settings.profiler = true;
     platform.audio_session.category = SE_AudioSessionCategoryAmbient;
     if (se_initialize(&settings, &platform) != SE_Success) {
         fprintf(stderr, "features: se_initialize: %s\n", se_last_error_message());
         return 1;
     }
+    profiler_link_says_hello();
     uint64_t voice = 0;
     uint64_t sound = memory_sound_loops_in_its_region(&voice);
     output_latency();
@@ -274,5 +319,6 @@ int main(int argc, char **argv) {
     application_state();
     inputs_in_play_and_record(&platform.audio_session);
     se_terminate();
+    profiler_link_removed();
     return check_summary("features");
 }

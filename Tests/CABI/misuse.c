@@ -138,6 +138,14 @@ static void before_initialize(const char *bank, const char *sound) {
     BAD_SETTINGS(max_audible_voices, UINT32_MAX);
     BAD_SETTINGS(max_buses, 5000);
     BAD_SETTINGS(log_level, 99);
+    BAD_SETTINGS(profiler_edits, true); /* edits need the link */
+    {
+        /* A struct from a header before the profiler fields: still taken. */
+        SE_InitSettings old;
+        size_t old_size = (offsetof(SE_InitSettings, profiler) + 7) & ~(size_t)7;
+        OK(se_default_init_settings(&old, old_size));
+        TRUE(old.struct_size == old_size);
+    }
     BAD_PLATFORM(struct_size, 12);
     BAD_PLATFORM(sample_rate, 0);
     BAD_PLATFORM(sample_rate, UINT32_MAX);

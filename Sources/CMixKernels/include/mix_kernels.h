@@ -218,5 +218,6 @@ void mk_zero_bytes(void *dst, int64_t bytes) MK_NONBLOCKING;
 
 #include "mk_fpu.h"
 #include "mk_wait.h"
+#include "mk_clock.h"
 
 #endif

@@ -611,6 +611,21 @@ typedef struct SE_InitSettings {
      * follow their virtual behaviour (kill, continue, restart).
      */
     uint32_t max_audible_voices;
+    /**
+     * The live profiler's link (docs/profiling.md): listen at
+     * $XDG_RUNTIME_DIR/soundengine/<pid>.sock (without XDG_RUNTIME_DIR:
+     * /tmp/soundengine-<uid>/<pid>.sock) for tools of the same user, such as
+     * soundengine-top. Default false: no socket, no thread. The environment
+     * variable SOUNDENGINE_PROFILER=1 turns it on whatever this says. Added
+     * after max_audible_voices: a struct_size without it reads as false.
+     */
+    bool profiler;
+    /**
+     * Let a connected tool make live edits (RTPCs, states, bus volumes and
+     * mutes); requires profiler. Default false. SOUNDENGINE_PROFILER_EDITS=1
+     * in the environment turns it on with the link.
+     */
+    bool profiler_edits;
 } SE_InitSettings;
 
 /**

@@ -42,7 +42,9 @@ extension RenderCore {
                 // A new layout takes effect with a whole quantum (the rest of
                 // the last one is written as it was mixed).
                 mixChannels = Self.mixChannels(forOutput: format.channels)
+                let start = _unsafePerformance { mk_monotonic_ns() }
                 renderQuantum()
+                timeQuantum(since: start)
                 carryOffset = 0
             }
             let n = min(frames - done, quantum - carryOffset)
@@ -52,6 +54,25 @@ extension RenderCore {
         }
         // releasing: pairs with the acquiring exchange of the next call (any thread).
         shared.pointee.rendering.store(false, ordering: .releasing)
+    }
+
+    /// Publishes how long the quantum that began at `start` took to mix
+    /// (``SharedAtomics/renderNanosLast`` and the others): four atomic
+    /// operations and a clock read, nothing else.
+    @_noLocks
+    func timeQuantum(since start: UInt64) {
+        let elapsed = _unsafePerformance { mk_monotonic_ns() } &- start
+        let shared = atomics
+        // relaxed (all four): published numbers; the sampler reads each on its
+        // own and a mean a quantum off is fine. The max is a load-then-store,
+        // not a compare-exchange: only this thread raises it, and the
+        // sampler's exchange of 0 that a store overwrites loses one reading.
+        shared.pointee.renderNanosLast.store(elapsed, ordering: .relaxed)
+        shared.pointee.renderNanosSum.wrappingAdd(elapsed, ordering: .relaxed)
+        shared.pointee.renderQuantaTimed.wrappingAdd(1, ordering: .relaxed)
+        if elapsed > shared.pointee.renderNanosMax.load(ordering: .relaxed) {
+            shared.pointee.renderNanosMax.store(elapsed, ordering: .relaxed)
+        }
     }
 
     /// Applies queued commands and the published bus plan without mixing:

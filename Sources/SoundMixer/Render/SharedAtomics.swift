@@ -31,6 +31,14 @@ struct SharedAtomics: ~Copyable {
     /// Voices the voice limit keeps from being mixed (render writes).
     let virtualVoices = Atomic<Int>(0)
     let voicesKilledByLimit = Atomic<UInt64>(0)
+    /// How long the render thread took to mix quanta, in nanoseconds of
+    /// CLOCK_MONOTONIC (render writes; the live profiler's sampler reads):
+    /// the last quantum's, their sum, the largest since the sampler last
+    /// took it (it exchanges 0 in), and how many quanta the sum holds.
+    let renderNanosLast = Atomic<UInt64>(0)
+    let renderNanosSum = Atomic<UInt64>(0)
+    let renderNanosMax = Atomic<UInt64>(0)
+    let renderQuantaTimed = Atomic<UInt64>(0)
     /// Set while a render call runs; a second, overlapping call writes silence.
     let rendering = Atomic<Bool>(false)
     /// The output format, packed by ``OutputFormatWord``.
