@@ -191,7 +191,7 @@ extension ProfilerMessage {
             var details: [String] = []
             if case .object(let object) = v {
                 // What says why first (a route change's reason, an interruption's type), so a cut line keeps it.
-                let keys = ["reason", "source", "state", "playing"].filter { object[$0] != nil }
+                let keys = ["interruptionType", "hintType", "reason", "source", "state", "playing"].filter { object[$0] != nil }
                 let rest = object.keys.sorted().filter { !["type", "t", "name"].contains($0) && !keys.contains($0) }
                 for key in keys + rest { details.append("\(key)=\(object[key].map(detailText) ?? "")") }
             }

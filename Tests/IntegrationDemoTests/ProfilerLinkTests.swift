@@ -137,6 +137,15 @@ import Testing
         #expect(try game.demo.result(id: #""amb""#)["ok"] as? Bool == true)
         let changed = try client.next { $0["type"] as? String == "session" && $0["category"] as? String == "ambient" }
         #expect(changed["engineState"] as? String == "running")
+        // A call interrupts: the notification keeps `type` for what the
+        // message is, and says began in `interruptionType`.
+        let call = try server.startClient(role: "phone")
+        defer { try? call.stop() }
+        let interruption = try client.next(within: .seconds(10)) {
+            $0["type"] as? String == "notification" && $0["name"] as? String == "interruption"
+        }
+        #expect(interruption["interruptionType"] as? String == "began")
+        #expect(try client.next { $0["type"] as? String == "session" && $0["interrupted"] as? Bool == true }["engineState"] as? String == "paused")
     }
 
     @Test func liveEditsWorkWhenAllowedAndAnswerErrors() throws {

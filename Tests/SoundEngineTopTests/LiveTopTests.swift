@@ -11,7 +11,7 @@ import Testing
 ///
 /// Skipped (passing trivially) when the demo opens no profiling socket
 /// within 5 s: a build without the engine side of the link.
-@Suite(.serialized, .enabled(if: TmuxPane.isAvailable && LiveDemo.profilerLinkAvailable, "no tmux, or the engine opens no profiling socket"))
+@Suite(.serialized, .enabled(if: TmuxPane.isAvailable, "no tmux (Scripts/install-deps installs it)"))
 struct LiveTopTests {
     static let usbHeadphones = ["device.description": "USB Headphones", "device.bus": "usb", "device.form_factor": "headphone"]
 
@@ -67,19 +67,6 @@ final class LiveDemo {
         .appendingPathComponent("IntegrationDemo").path
     /// The demo bank of the source tree.
     static let bank = PrivateSoundServer.repositoryRoot + "/Examples/Banks/demo/demo.json"
-
-    /// Whether the engine opens its profiling socket: a demo started on a
-    /// private server with `SOUNDENGINE_PROFILER=1` creates it within 5 s.
-    /// Asked once per test run.
-    static let profilerLinkAvailable: Bool = {
-        guard FileManager.default.isExecutableFile(atPath: executable), let server = try? PrivateSoundServer() else { return false }
-        defer { server.stop() }
-        guard let runtime = try? ScratchFolder(),
-            let demo = try? LiveDemo(["--headless", "--loop", "--category", "playback"], server: server.address, runtime: runtime.path)
-        else { return false }
-        defer { demo.quit() }
-        return demo.waitForSocket(within: 5)
-    }()
 
     private let child: Subprocess
     private var input: Int32

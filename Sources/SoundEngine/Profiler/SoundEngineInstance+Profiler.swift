@@ -169,7 +169,9 @@ extension SoundEngineInstance {
         return m
     }
 
-    /// `notification`: `name` and the fields the headless demo prints for the event.
+    /// `notification`: `name` and the fields the headless demo prints for the
+    /// event, except that its `type` (an interruption's, a hint's) is
+    /// `interruptionType` / `hintType` here, `type` naming the message.
     static func profilerNotification(_ event: SessionEvent, t: Double) -> String {
         var m = ProfilerMessage("notification", t: t)
         func name(_ n: String) { m.add("name", json: ProfilerMessage.string(n)) }
@@ -180,7 +182,8 @@ extension SoundEngineInstance {
             if case .paused(let reason) = state { m.add("reason", json: ProfilerMessage.string("\(reason)")) }
         case .interruption(let i):
             name("interruption")
-            m.add("type", json: ProfilerMessage.string(i.type == .began ? "began" : "ended"))
+            // Not `type` (the demo's name): that key says what the message is.
+            m.add("interruptionType", json: ProfilerMessage.string(i.type == .began ? "began" : "ended"))
             if i.type == .ended { m.add("shouldResume", json: ProfilerMessage.bool(i.shouldResume)) }
             if let reason = i.reason { m.add("reason", json: ProfilerMessage.string("\(reason)")) }
             if let source = i.source { m.add("source", json: ProfilerMessage.string(source.rawValue)) }
@@ -194,7 +197,7 @@ extension SoundEngineInstance {
             m.add("playing", json: ProfilerMessage.bool(playing))
         case .silenceSecondaryAudioHint(let type):
             name("silenceSecondaryAudioHint")
-            m.add("type", json: ProfilerMessage.string(type == .begin ? "begin" : "end"))
+            m.add("hintType", json: ProfilerMessage.string(type == .begin ? "begin" : "end"))
         case .mediaServicesWereLost: name("mediaServicesWereLost")
         case .mediaServicesWereReset: name("mediaServicesWereReset")
         case .backgroundMusicMuted(let muted):
