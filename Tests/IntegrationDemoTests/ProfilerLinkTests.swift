@@ -104,9 +104,14 @@ import Testing
         let playingID = try #require(posted["playingID"] as? Int)
         let voices = try client.next(within: .seconds(3)) { message in
             message["type"] as? String == "voices"
-                && ((message["voices"] as? [[String: Any]]) ?? []).contains { $0["playingID"] as? Int == playingID }
+                && ((message["voices"] as? [[String: Any]]) ?? []).contains {
+                    $0["playingID"] as? Int == playingID && $0["state"] as? String == "playing"
+                }
         }
         let voice = try #require((voices["voices"] as? [[String: Any]])?.first { $0["playingID"] as? Int == playingID })
+        // What the render thread did with it: heard, at a gain it reports.
+        #expect(voice["virtual"] as? Bool == false)
+        #expect(voice["audibleDB"] as? Double != nil)
         #expect(voice["event"] as? String == "Play_Engine")
         #expect(voice["gameObject"] as? Int == 1)
         #expect(voice["sound"] as? String == "engine_loop")

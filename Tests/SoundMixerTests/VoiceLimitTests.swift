@@ -97,6 +97,29 @@ struct VoiceLimitTests {
         #expect(s.voicesActive == 4)
     }
 
+    @Test("each voice's report says what the render thread did with it: starting, heard at its gain, virtual, paused, stopping")
+    func voiceReports() throws {
+        let mixer = try makeMixer { $0.maxAudibleVoices = 1 }
+        let tone = try loopingSine(mixer, 440, amplitude: 0.1)
+        let heard = try mixer.play(tone, VoiceParameters(volume: 0.5, loop: true, priority: 90))
+        let left = try mixer.play(tone, VoiceParameters(loop: true, priority: 10, whenInaudible: .resume))
+        #expect(mixer.report(of: heard) == nil, "not rendered yet: nothing to say (the profiler shows starting)")
+        _ = render(mixer, frames: 2048)
+        let h = try #require(mixer.report(of: heard))
+        #expect(h.phase == .playing && !h.isVirtual && !h.stopping)
+        #expect(abs(h.heardGain - 0.5 * Float(0.5.squareRoot())) < 0.01 || abs(h.heardGain - 0.5) < 0.01, "gain \(h.heardGain)")
+        let l = try #require(mixer.report(of: left))
+        #expect(l.isVirtual && l.heardGain == 0, "\(l)")
+        try mixer.pause(heard)
+        _ = render(mixer, frames: 1024)
+        #expect(mixer.report(of: heard)?.phase == .paused)
+        try mixer.resume(heard)
+        _ = render(mixer, frames: 1024)
+        try mixer.stop(heard, fadeOutFrames: 48_000)
+        _ = render(mixer, frames: 512)
+        #expect(mixer.report(of: heard)?.stopping == true)
+    }
+
     @Test("a killed voice that was heard fades out over the de-click and ends once")
     func killFadesOut() throws {
         let mixer = try makeMixer { $0.maxAudibleVoices = 1 }

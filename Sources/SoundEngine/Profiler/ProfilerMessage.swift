@@ -50,7 +50,12 @@ struct ProfilerMessage {
 
     /// `{"k":v,…}` of JSON texts, in the order given.
     static func object(_ fields: KeyValuePairs<String, String>) -> String {
-        "{" + fields.map { string($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
+        object(fields.map { ($0.key, $0.value) })
+    }
+
+    /// `{…}` of `fields` in their order (values already JSON).
+    static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 
     /// `{"portType","portName","uid"}`, as in the demo's lines.

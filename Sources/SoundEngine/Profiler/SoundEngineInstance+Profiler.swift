@@ -46,31 +46,53 @@ extension SoundEngineInstance {
         return m.line
     }
 
-    /// `voices`: the content layer's voices (postings of events).
+    /// `voices`: the content layer's voices (postings of events), each with
+    /// what the render thread last published about it (``Mixer/report(of:)``:
+    /// read after the content lock is let go, never under it).
     func profilerVoices(t: Double) -> String {
         let statistics = mixer.statistics
-        let voices = content.state.withLock { s in
+        let listed = content.state.withLock { s in
             s.voices.values.sorted { ($0.playing.rawValue, $0.voice.slot) < ($1.playing.rawValue, $1.voice.slot) }.map {
-                v -> String in
+                v -> (voice: VoiceID, fields: [(String, String)]) in
                 let sound = v.path.last.flatMap { s.objects[$0]?.name } ?? "?"
                 let bus = s.buses[v.bus]?.name ?? "?"
                 let position = s.gameObjects[v.gameObject]?.position
-                let gain = Double(v.sent.volume)
-                return ProfilerMessage.object([
-                    "playingID": String(v.playing.rawValue),
-                    "event": s.playings[v.playing].map { ProfilerMessage.string($0.event) } ?? "null",
-                    "gameObject": String(v.gameObject.rawValue),
-                    "sound": ProfilerMessage.string(sound),
-                    "bus": ProfilerMessage.string(bus),
-                    "position": position.map {
-                        ProfilerMessage.array([$0.x, $0.y, $0.z].map { ProfilerMessage.number(Double($0)) })
-                    } ?? "null",
-                    "gain": ProfilerMessage.number(gain),
-                    "audibleDB": gain > 0 ? ProfilerMessage.number(20 * log10(gain)) : "null",
-                    "virtual": "false",
-                    "state": ProfilerMessage.string("playing"),
-                ])
+                return (
+                    v.voice,
+                    [
+                        ("playingID", String(v.playing.rawValue)),
+                        ("event", s.playings[v.playing].map { ProfilerMessage.string($0.event) } ?? "null"),
+                        ("gameObject", String(v.gameObject.rawValue)),
+                        ("sound", ProfilerMessage.string(sound)),
+                        ("bus", ProfilerMessage.string(bus)),
+                        ("position", position.map {
+                            ProfilerMessage.array([$0.x, $0.y, $0.z].map { ProfilerMessage.number(Double($0)) })
+                        } ?? "null"),
+                        ("volume", ProfilerMessage.number(Double(v.sent.volume))),
+                    ]
+                )
             }
+        }
+        let voices = listed.map { entry -> String in
+            var fields = entry.fields
+            let report = mixer.report(of: entry.voice)
+            let gain = Double(report?.heardGain ?? 0)
+            fields.append(("gain", ProfilerMessage.number(gain)))
+            fields.append(("audibleDB", gain > 0 ? ProfilerMessage.number(20 * log10(gain)) : "null"))
+            fields.append(("virtual", ProfilerMessage.bool(report?.isVirtual ?? false)))
+            let state: String
+            switch report {
+            case nil: state = "starting"
+            case let r? where r.stopping: state = "stopping"
+            case let r?:
+                switch r.phase {
+                case .starting: state = "starting"
+                case .playing: state = "playing"
+                case .paused: state = "paused"
+                }
+            }
+            fields.append(("state", ProfilerMessage.string(state)))
+            return ProfilerMessage.object(fields)
         }
         var m = ProfilerMessage("voices", t: t)
         m.add("voices", json: ProfilerMessage.array(voices))

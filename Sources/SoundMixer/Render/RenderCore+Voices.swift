@@ -399,6 +399,11 @@ extension RenderCore {
         }
         let word = UInt64(v.generation & 0xFF_FFFF) &<< 40 | UInt64(frame) & 0xFF_FFFF_FFFF
         positions[slot].store(word, ordering: .relaxed)  // relaxed: one self-contained word
+        let gain = v.left.value > v.right.value ? v.left.value : v.right.value
+        let report = VoiceReportWord(
+            generation: v.generation, phase: unsafeBitCast(v.phase, to: UInt8.self), isVirtual: v.isVirtual,
+            stopping: v.fadeEnd == .stop || v.stopTime != .max, heardGain: v.isVirtual ? 0 : gain * v.fade.value)
+        positions[maxVoices + slot].store(report.word, ordering: .relaxed)  // relaxed: one self-contained word (voiceReports[slot])
     }
 
     /// Tells the control side the voice crossed its sound's marker `index`.

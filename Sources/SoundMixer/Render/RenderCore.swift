@@ -39,8 +39,12 @@ struct RenderCore {
     let voiceEnded: UnsafeMutablePointer<Atomic<UInt32>>
     /// Per voice slot: where its voice is in its source, published after each
     /// quantum (``publishPosition(_:)``): the generation's low 24 bits, then
-    /// the source frame in the low 40.
+    /// the source frame in the low 40. Followed by ``voiceReports``
+    /// (`2 × maxVoices` words in all).
     let positions: UnsafeMutablePointer<Atomic<UInt64>>
+    /// Per voice slot, after ``positions``: what its voice is doing, published
+    /// with its position (``VoiceReportWord``), for the live profiler.
+    var voiceReports: UnsafeMutablePointer<Atomic<UInt64>> { positions + maxVoices }
     /// Per voice slot: the low-pass filter's four stage outputs (render).
     let filterStates: UnsafeMutablePointer<Float>
     /// Where a filtered voice is mixed before its filter: a left and a right
@@ -195,8 +199,8 @@ extension RenderCore {
             for i in 0..<count { (p + i).initialize(to: Atomic(0)) }
             return p
         }
-        let positions = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: c.maxVoices)
-        for i in 0..<c.maxVoices { (positions + i).initialize(to: Atomic(0)) }
+        let positions = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: 2 * c.maxVoices)
+        for i in 0..<2 * c.maxVoices { (positions + i).initialize(to: Atomic(0)) }
         let shared = UnsafeMutablePointer<SharedAtomics>.allocate(capacity: 1)
         shared.initialize(to: SharedAtomics())
         shared.pointee.limiter.store(c.limiter, ordering: .relaxed)  // relaxed: before any other thread exists
@@ -274,7 +278,7 @@ extension RenderCore {
         c.active.deallocate()
         c.voiceEnded.deinitialize(count: c.maxVoices)
         c.voiceEnded.deallocate()
-        c.positions.deinitialize(count: c.maxVoices)
+        c.positions.deinitialize(count: 2 * c.maxVoices)
         c.positions.deallocate()
         c.filterStates.deallocate()
         c.mixBatchSegments.deallocate()
