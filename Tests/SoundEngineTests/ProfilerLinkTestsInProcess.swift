@@ -64,6 +64,16 @@ import Testing
         #expect(performance["underflows"] as? Int == Int(engine.statistics.underflows))
     }
 
+    /// `hello`'s `engine` is the C header's version, kept by hand in step.
+    @Test func helloSaysTheHeadersVersion() throws {
+        let header = try String(
+            contentsOfFile: PrivateSoundServer.repositoryRoot + "/Sources/CSoundEngineABI/include/sound_engine.h", encoding: .utf8)
+        let parts = ["MAJOR", "MINOR", "PATCH"].map { part in
+            header.split(separator: "\n").first { $0.hasPrefix("#define SE_VERSION_\(part) ") }?.split(separator: " ").last.map(String.init) ?? "?"
+        }
+        #expect(ProfilerLink.engineVersion == parts.joined(separator: "."))
+    }
+
     @Test func theLineReaderSplitsLinesAndRefusesAnOversizedOne() {
         var reader = ProfilerLineReader()
         let outcomes = [

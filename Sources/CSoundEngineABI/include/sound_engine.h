@@ -91,12 +91,13 @@ extern "C" {
 #endif
 
 /**
- * The version of this header: 1.1.0. A library of a version accepts every
+ * The version of this header: 1.2.0. A library of a version accepts every
  * program built against a header of the same major version and no newer
- * minor one. 1.1 added the functions and fields marked "(1.1)".
+ * minor one. 1.1 added the functions and fields marked "(1.1)", 1.2 those
+ * marked "(1.2)" (the live profiler's settings).
  */
 #define SE_VERSION_MAJOR 1
-#define SE_VERSION_MINOR 1
+#define SE_VERSION_MINOR 2
 #define SE_VERSION_PATCH 0
 
 /** The longest fade, ramp or interpolation a time argument may ask for: one hour, in ms. */
@@ -616,14 +617,14 @@ typedef struct SE_InitSettings {
      * $XDG_RUNTIME_DIR/soundengine/<pid>.sock (without XDG_RUNTIME_DIR:
      * /tmp/soundengine-<uid>/<pid>.sock) for tools of the same user, such as
      * soundengine-top. Default false: no socket, no thread. The environment
-     * variable SOUNDENGINE_PROFILER=1 turns it on whatever this says. Added
-     * after max_audible_voices: a struct_size without it reads as false.
+     * variable SOUNDENGINE_PROFILER=1 turns it on whatever this says. (1.2)
+     * Added after max_audible_voices: a struct_size without it reads as false.
      */
     bool profiler;
     /**
      * Let a connected tool make live edits (RTPCs, states, bus volumes and
      * mutes); requires profiler. Default false. SOUNDENGINE_PROFILER_EDITS=1
-     * in the environment turns it on with the link.
+     * in the environment turns it on with the link. (1.2)
      */
     bool profiler_edits;
 } SE_InitSettings;

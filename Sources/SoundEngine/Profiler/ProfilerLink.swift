@@ -31,7 +31,7 @@ final class ProfilerLink: @unchecked Sendable {
     /// Notifications waiting for the thread, at most (beyond: dropped, counted).
     static let inboxCapacity = 1024
     /// SoundEngine's version as `hello` reports it (sound_engine.h's SE_VERSION_*).
-    static let engineVersion = "1.1.0"
+    static let engineVersion = "1.2.0"
 
     private struct Inbox {
         var events: [SessionEvent] = []
