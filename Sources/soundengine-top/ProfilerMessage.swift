@@ -57,6 +57,9 @@ enum ProfilerMessage: Equatable, Sendable {
         var audibleDB: Double?
         var isVirtual: Bool
         var state: String
+        /// What the game's content asked for (volume, attenuation, ducking), linear;
+        /// `gain` is what the mixer applied in the last quantum.
+        var volume: Double? = nil
     }
 
     struct VoiceList: Equatable, Sendable {
@@ -223,7 +226,7 @@ extension ProfilerMessage {
             playingID: v["playingID"]?.int ?? 0, event: v["event"]?.label, gameObject: v["gameObject"]?.label,
             sound: v["sound"]?.label ?? "?", bus: v["bus"]?.label ?? "?", position: v["position"]?.array?.compactMap(\.double),
             gain: v["gain"]?.double ?? 0, audibleDB: v["audibleDB"]?.double, isVirtual: v["virtual"]?.bool ?? false,
-            state: v["state"]?.string ?? "?")
+            state: v["state"]?.string ?? "?", volume: v["volume"]?.double)
     }
 
     private static func bus(_ v: JSONValue) -> BusInfo {

@@ -48,13 +48,13 @@ extension TopView {
             columns: [
                 .init("ID", width: .fixed(6), alignment: .right), .init("EVENT", width: .flexible(minimum: 8)),
                 .init("SOUND", width: .flexible(minimum: 8)), .init("BUS", width: .fixed(10)), .init("OBJ", width: .fixed(6)),
-                .init("GAIN dB", width: .fixed(7), alignment: .right), .init("LEVEL", width: .fixed(6), alignment: .right),
+                .init("VOL dB", width: .fixed(7), alignment: .right), .init("HEARD", width: .fixed(6), alignment: .right),
                 .init("STATE", width: .fixed(8)),
             ],
             rows: voices.map { voice in
                 [
                     "\(voice.playingID)", voice.event ?? "-", voice.sound, voice.bus, voice.gameObject ?? "-",
-                    LevelBar.label(voice.gain), voice.audibleDB.map { String(format: "%.1f", $0) } ?? "-",
+                    LevelBar.label(voice.volume ?? voice.gain), voice.audibleDB.map { String(format: "%.1f", $0) } ?? "-",
                     voice.isVirtual ? "virtual" : voice.state,
                 ]
             },
