@@ -33,6 +33,16 @@ extension Mixer {
         try changeBus(bus, rampFrames: rampFrames) { $0.muted = muted }
     }
 
+    /// Solos a bus (the live profiler's edit): while any bus is soloed, only
+    /// soloed buses, the buses under them and the buses on their way to the
+    /// master are heard (``BusGraph/silencedBySolo(_:)``). Apart from mutes:
+    /// unsoloing gives back exactly what the game and its content had set.
+    /// Every bus ramps over one quantum.
+    package func setBusSoloed(_ bus: BusID, _ soloed: Bool) throws(SoundEngineError) {
+        let ramp = configuration.quantumFrames
+        try editGraph { graph throws(SoundEngineError) in graph.setSoloed(try graph.index(bus), soloed, rampFrames: ramp) }
+    }
+
     /// Flags a bus as game music that the "other audio is playing" rule
     /// silences (``setBackgroundMusicMuted(_:fadeFrames:)``), like the iOS
     /// `secondaryAudioShouldBeSilencedHint` convention.

@@ -37,6 +37,8 @@ extension Mixer {
         /// Linear gain.
         package var volume: Float
         package var muted: Bool
+        /// Soloed (``Mixer/setBusSoloed(_:_:)``).
+        package var soloed: Bool
     }
 
     /// Every bus, master first (the control side's graph, under its lock).
@@ -46,7 +48,7 @@ extension Mixer {
                 BusSummary(
                     id: BusID(index: UInt32(index)), name: bus.name,
                     parent: bus.parent < 0 ? nil : BusID(index: UInt32(bus.parent)), volume: bus.volume,
-                    muted: bus.muted)
+                    muted: bus.muted, soloed: bus.soloed)
             }
         }
     }

@@ -30,7 +30,7 @@ struct TopOptions: Equatable, Sendable {
           -h, --help      this text
 
         Keys: 1-6 or Tab pages, s sort voices, arrows select, r record, p pause a
-        replay, m mute the selected bus (when the game allows edits), l back to
+        replay, m / s mute / solo the selected bus (when the game allows edits), l back to
         the list, q or Ctrl-C quit.
         """
 

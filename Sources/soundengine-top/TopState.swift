@@ -148,6 +148,10 @@ struct TopState: Sendable {
             guard model.buses.indices.contains(selection) else { return [] }
             let bus = model.buses[selection]
             return [.send(#"{"cmd":"muteBus","bus":\#(jsonString(bus.name)),"mute":\#(!bus.muted)}"#)]
+        case .character("s") where page == .buses && canEdit:
+            guard model.buses.indices.contains(selection) else { return [] }
+            let bus = model.buses[selection]
+            return [.send(#"{"cmd":"soloBus","bus":\#(jsonString(bus.name)),"solo":\#(!bus.solo)}"#)]
         case .character("l"), .escape, .backspace:
             if mode == .live { return [.backToList] }
         default: break

@@ -73,7 +73,7 @@ struct TopView {
             if state.page == .voices { hints.append(.init("s", "sort:\(state.voiceSort.rawValue)")) }
             if state.page == .voices || state.page == .buses { hints.append(.init("↑↓", "select")) }
             if state.page == .log { hints.append(.init("PgUp/PgDn", "scroll")) }
-            if state.page == .buses && state.canEdit { hints.append(.init("m", "mute")) }
+            if state.page == .buses && state.canEdit { hints += [.init("m", "mute"), .init("s", "solo")] }
             if state.mode == .live && !state.linkLost { hints.append(.init("r", state.recordingPath == nil ? "record" : "stop rec")) }
             if state.mode == .replay { hints.append(.init("p", state.isPaused ? "play" : "pause")) }
             if state.mode == .live { hints.append(.init("l", "list")) }

@@ -178,6 +178,11 @@ import Testing
         _ = try client.next { message in
             ((message["buses"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "music" && $0["muted"] as? Bool == true }
         }
+        #expect(try command(#"{"cmd":"soloBus","bus":"music","solo":true,"id":7}"#, id: 7)["ok"] as? Bool == true)
+        _ = try client.next { message in
+            ((message["buses"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "music" && $0["solo"] as? Bool == true }
+        }
+        #expect(try command(#"{"cmd":"soloBus","bus":"music","solo":false,"id":8}"#, id: 8)["ok"] as? Bool == true)
         let state = try command(#"{"cmd":"setState","group":"PlayerHealth","state":"low","id":3}"#, id: 3)
         #expect(state["ok"] as? Bool == true, "\(state)")
         _ = try client.next { message in

@@ -75,8 +75,11 @@ struct TopViewTests {
         #expect(screen.contains("m mute"))
         _ = state.handle(.down)
         #expect(state.handle(.character("m")) == [.send(#"{"cmd":"muteBus","bus":"sfx","mute":false}"#)])
+        #expect(screen.contains("s solo"))
+        #expect(state.handle(.character("s")) == [.send(#"{"cmd":"soloBus","bus":"sfx","solo":true}"#)])
         state.model.hello?.edits = false
         #expect(state.handle(.character("m")) == [])
+        #expect(state.handle(.character("s")) == [])
     }
 
     @Test func keysChoosePagesAndActions() {

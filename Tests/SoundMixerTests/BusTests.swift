@@ -29,6 +29,46 @@ struct BusTests {
         #expect(mixer.bus(named: "leaf") == leaf)
     }
 
+    @Test("a solo leaves heard the soloed bus, what is under it and its way to the master; unsoloed, every mute is as it was")
+    func solo() throws {
+        let mixer = try makeMixer()
+        let world = try mixer.createBus(name: "world")
+        let steps = try mixer.createBus(name: "steps", parent: world)
+        let wind = try mixer.createBus(name: "wind", parent: world)
+        let music = try mixer.createBus(name: "music")
+        let dc = try mixer.loadSound(constant(1, frames: 1000), name: "dc")
+        // One voice per bus, each its own level, all on the left channel.
+        try mixer.play(dc, on: steps, VoiceParameters(volume: 0.1, pan: -1, loop: true))
+        try mixer.play(dc, on: wind, VoiceParameters(volume: 0.02, pan: -1, loop: true))
+        try mixer.play(dc, on: music, VoiceParameters(volume: 0.004, pan: -1, loop: true))
+        try mixer.setBusMuted(music, true)  // the game's own mute
+        var out = render(mixer, frames: 1024).left
+        #expect(abs(out[1000] - 0.12) < 1e-6)
+
+        try mixer.setBusSoloed(steps, true)
+        out = render(mixer, frames: 1024).left
+        #expect(maxStep(out[...]) < 0.02 / Float(mixer.configuration.quantumFrames) * 1.01, "the solo ramps over a quantum: no click")
+        #expect(abs(out[1000] - 0.1) < 1e-6, "steps alone: wind (a sibling) silenced, world (its way) heard")
+        #expect(mixer.busSummaries.first { $0.id == steps }?.soloed == true)
+
+        try mixer.setBusSoloed(wind, true)
+        out = render(mixer, frames: 1024).left
+        #expect(abs(out[1000] - 0.12) < 1e-6, "two soloed")
+        try mixer.setBusSoloed(world, true)
+        try mixer.setBusSoloed(steps, false)
+        try mixer.setBusSoloed(wind, false)
+        out = render(mixer, frames: 1024).left
+        #expect(abs(out[1000] - 0.12) < 1e-6, "a soloed parent: all under it heard")
+
+        try mixer.setBusSoloed(world, false)
+        out = render(mixer, frames: 1024).left
+        #expect(abs(out[1000] - 0.12) < 1e-6, "no solo left: the game's mute of music still holds")
+        try mixer.setBusMuted(music, false)
+        out = render(mixer, frames: 1024).left
+        #expect(abs(out[1000] - 0.124) < 1e-6, "and goes as the game takes it away")
+        #expect(throws: SoundEngineError.self) { try mixer.setBusSoloed(BusID(index: 99), true) }
+    }
+
     @Test("the background-music mute silences exactly the flagged buses, and brings them back")
     func backgroundMusic() throws {
         let mixer = try makeMixer()

@@ -28,7 +28,7 @@ enum ProfilerCommand {
     }
 
     /// The edits, refused with `notAllowed` unless edits are on.
-    static let edits: Set<String> = ["setRTPC", "setState", "setBusVolume", "muteBus"]
+    static let edits: Set<String> = ["setRTPC", "setState", "setBusVolume", "muteBus", "soloBus"]
 
     static func answer(
         _ line: [UInt8], link: ProfilerLink, connection: ProfilerConnection, engine: SoundEngineInstance?
@@ -73,6 +73,9 @@ enum ProfilerCommand {
             case "muteBus":
                 let engine = try alive(engine)
                 try engine.setBus(try bus(fields, engine), muted: try fields.bool("mute"))
+            case "soloBus":
+                let engine = try alive(engine)
+                try engine.mixer.setBusSoloed(try bus(fields, engine), try fields.bool("solo"))
             default:
                 answer.failure = ("unknown command \"\(cmd)\"", "invalidCommand")
             }

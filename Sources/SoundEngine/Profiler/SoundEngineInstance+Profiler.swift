@@ -112,6 +112,7 @@ extension SoundEngineInstance {
                 "parent": bus.parent.map { String($0.index) } ?? "null",
                 "volume": ProfilerMessage.number(Double(bus.volume)),
                 "muted": ProfilerMessage.bool(bus.muted),
+                "solo": ProfilerMessage.bool(bus.soloed),
                 "peak": ProfilerMessage.array([ProfilerMessage.number(Double(meter.peak))]),
                 "rms": ProfilerMessage.array([ProfilerMessage.number(Double(meter.rms))]),
             ])

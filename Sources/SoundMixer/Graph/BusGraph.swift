@@ -11,6 +11,9 @@ struct BusGraph {
         var parent: Int
         var volume: Float = 1
         var muted = false
+        /// Soloed by the live profiler (``soloGain(_:)``); apart from `muted`,
+        /// so a solo taken away leaves every mute as the game set it.
+        var soloed = false
         var mutedForBackgroundMusic = false
         /// Ramp of the last change to this bus, in frames.
         var rampFrames = 0
@@ -100,10 +103,41 @@ struct BusGraph {
         for bus in buses.indices { try visit(bus) }
     }
 
-    /// The gain the render thread ramps the bus to.
-    func gain(_ bus: Int) -> Float {
+    /// Solos or unsolos `bus`. Each bus the change silences or brings back
+    /// ramps over `rampFrames` (no click); the others keep their own ramp (a
+    /// fade the game started goes on as it was).
+    mutating func setSoloed(_ bus: Int, _ soloed: Bool, rampFrames: Int) {
+        let before = buses.indices.map { buses.contains(where: \.soloed) && silencedBySolo($0) }
+        buses[bus].soloed = soloed
+        let soloActive = buses.contains(where: \.soloed)
+        for i in buses.indices where (soloActive && silencedBySolo(i)) != before[i] { buses[i].rampFrames = rampFrames }
+    }
+
+    /// Whether a solo silences `bus`, some bus being soloed: `bus` is not
+    /// one of them, not on the way from one to the master (it carries it),
+    /// and not under one (it is part of it) — a mixing console's solo. Voices
+    /// that play straight into a bus on the way stay heard.
+    func silencedBySolo(_ bus: Int) -> Bool {
+        var b = bus
+        while b >= 0 {  // soloed itself, or under a soloed bus
+            if buses[b].soloed { return false }
+            b = buses[b].parent
+        }
+        for i in buses.indices where buses[i].soloed {  // on the way from a soloed bus to the master
+            var p = buses[i].parent
+            while p >= 0 {
+                if p == bus { return false }
+                p = buses[p].parent
+            }
+        }
+        return true
+    }
+
+    /// The gain the render thread ramps the bus to; `soloActive`: some bus
+    /// is soloed (asked once per compile: without a solo nothing more is done).
+    func gain(_ bus: Int, soloActive: Bool) -> Float {
         let b = buses[bus]
-        if b.muted || (backgroundMusicMuted && b.mutedForBackgroundMusic) { return 0 }
+        if b.muted || (backgroundMusicMuted && b.mutedForBackgroundMusic) || (soloActive && silencedBySolo(bus)) { return 0 }
         return b.volume
     }
 
@@ -113,6 +147,7 @@ struct BusGraph {
         for i in 1..<buses.count { children[buses[i].parent].append(i) }
         var count = 0
         var done = [Bool](repeating: false, count: buses.count)
+        let soloActive = buses.contains(where: \.soloed)
         // Children first, and a sidechain's bus before the bus it keys
         // (``checkOrder()`` refused every order that loops).
         func visit(_ bus: Int) {
@@ -120,7 +155,7 @@ struct BusGraph {
             done[bus] = true
             for child in children[bus] { visit(child) }
             var entry = PlanEntry(
-                bus: Int32(bus), parent: Int32(buses[bus].parent), gain: gain(bus),
+                bus: Int32(bus), parent: Int32(buses[bus].parent), gain: gain(bus, soloActive: soloActive),
                 rampFrames: Int32(buses[bus].rampFrames), meterEvents: buses[bus].meterEvents)
             for effect in buses[bus].effects {
                 guard let effect else { continue }
