@@ -86,7 +86,7 @@ extension Mixer {
             let id = VoiceID(slot: UInt32(slot), generation: generation)
             let record = ControlState.Voice(
                 generation: generation, inUse: true, sound: sound, volume: p.volume, pan: p.pan, stream: Int(stream),
-                priority: p.priority, serial: state.starts &+ 1, looping: p.loop, placement: p.placement)
+                priority: p.priority, serial: state.starts &+ 1, looping: p.loop, placement: p.placement, bus: bus)
             // On a surround output a placed voice starts with its placement:
             // both commands are taken in the same quantum (pushed together).
             let placement = placementCommand(id, record, rampFrames: 0)

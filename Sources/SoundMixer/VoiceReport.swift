@@ -68,3 +68,29 @@ extension Mixer {
         }
     }
 }
+
+extension Mixer {
+    /// A voice the control side has started and not seen end.
+    package struct LiveVoice: Sendable, Hashable {
+        package var id: VoiceID
+        /// Its sound's name.
+        package var sound: String
+        package var bus: BusID
+        /// The volume it was started or last set with (before its bus).
+        package var volume: Float
+    }
+
+    /// Every voice started and not yet ended, in slot order (the live
+    /// profiler lists the ones no event posting owns).
+    package var liveVoices: [LiveVoice] {
+        control.withLock { state in
+            state.voices.indices.compactMap { slot -> LiveVoice? in
+                let v = state.voices[slot]
+                guard v.inUse else { return nil }
+                let name = (try? soundSlot(v.sound, in: state)).flatMap { state.sounds[$0]?.name } ?? "?"
+                return LiveVoice(
+                    id: VoiceID(slot: UInt32(slot), generation: v.generation), sound: name, bus: v.bus, volume: v.volume)
+            }
+        }
+    }
+}

@@ -53,7 +53,7 @@ extension TopView {
             ],
             rows: voices.map { voice in
                 [
-                    "\(voice.playingID)", voice.event ?? "-", voice.sound, voice.bus, voice.gameObject ?? "-",
+                    voice.playingID == 0 ? "-" : "\(voice.playingID)", voice.event ?? "-", voice.sound, voice.bus, voice.gameObject ?? "-",
                     LevelBar.label(voice.volume ?? voice.gain), voice.audibleDB.map { String(format: "%.1f", $0) } ?? "-",
                     voice.isVirtual ? "virtual" : voice.state,
                 ]

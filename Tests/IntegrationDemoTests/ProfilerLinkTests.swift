@@ -112,6 +112,13 @@ import Testing
         // What the render thread did with it: heard, at a gain it reports.
         #expect(voice["virtual"] as? Bool == false)
         #expect(voice["audibleDB"] as? Double != nil)
+        // The tone the demo plays straight (--play, no event) is listed too,
+        // with no playing ID, event or game object.
+        let direct = (voices["voices"] as? [[String: Any]] ?? []).filter { $0["playingID"] is NSNull }
+        #expect(direct.count == 1, "\(voices)")
+        #expect(direct.first?["sound"] as? String == steadyTone, "the sound's name: loadSound(path:) names it by its path")
+        #expect(direct.first?["event"] is NSNull && direct.first?["bus"] as? String == "master")
+        #expect((direct.first?["gain"] as? Double ?? 0) > 0 && direct.first?["state"] as? String == "playing")
         #expect(voice["event"] as? String == "Play_Engine")
         #expect(voice["gameObject"] as? Int == 1)
         #expect(voice["sound"] as? String == "engine_loop")

@@ -46,7 +46,8 @@ extension SoundEngineInstance {
         return m.line
     }
 
-    /// `voices`: the content layer's voices (postings of events), each with
+    /// `voices`: the content layer's voices (postings of events), then the
+    /// voices the game played straight (no playing ID, event or object), each with
     /// what the render thread last published about it (``Mixer/report(of:)``:
     /// read after the content lock is let go, never under it).
     func profilerVoices(t: Double) -> String {
@@ -73,7 +74,20 @@ extension SoundEngineInstance {
                 )
             }
         }
-        let voices = listed.map { entry -> String in
+        // Voices the game played straight (SoundEngine.play), no event's.
+        let owned = Set(listed.map(\.voice))
+        let busNames = Dictionary(mixer.busSummaries.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let direct = mixer.liveVoices.filter { !owned.contains($0.id) }.map { v -> (voice: VoiceID, fields: [(String, String)]) in
+            (
+                v.id,
+                [
+                    ("playingID", "null"), ("event", "null"), ("gameObject", "null"),
+                    ("sound", ProfilerMessage.string(v.sound)), ("bus", ProfilerMessage.string(busNames[v.bus] ?? "?")),
+                    ("position", "null"), ("volume", ProfilerMessage.number(Double(v.volume))),
+                ]
+            )
+        }
+        let voices = (listed + direct).map { entry -> String in
             var fields = entry.fields
             let report = mixer.report(of: entry.voice)
             let gain = Double(report?.heardGain ?? 0)

@@ -23,6 +23,8 @@ struct ControlState {
         /// Its place among the speakers of a surround output, if any: placed
         /// again when the output's layout changes.
         var placement: SpeakerPlacement?
+        /// The bus it plays into (for the live profiler's list).
+        var bus = BusID.master
     }
 
     struct Sound {
