@@ -82,6 +82,9 @@ import Testing
         var buffer = [Float](repeating: -1, count: 96)
         var last = -1
         var read = 0
+        /// Reads that got samples while the producer was still writing (and
+        /// the discarder discarding): the overlap the test is about.
+        var overlapping = 0
         var failures: [String] = []
         let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         // Two million samples checked is plenty; under load, stop there.
@@ -103,6 +106,7 @@ import Testing
                 last = max(last, value)
             }
             read += n
+            if n > 0 && !finished { overlapping += 1 }
             shared.consumed.store(last, ordering: .relaxed)
         }
         shared.done.store(true, ordering: .relaxed)
@@ -110,7 +114,12 @@ import Testing
         discarder.join()
         #expect(failures.isEmpty, "\(failures)")
         #expect(ContinuousClock.now < deadline, "only \(read) samples read before the deadline")
-        #expect(read > 1_000_000 || !failures.isEmpty, "only \(read) samples read: the threads hardly overlapped")
+        // How much the consumer reads depends on the machine's load (the
+        // discarder may drop most of what the producer writes while the
+        // consumer waits for a CPU: a CI run read under a million samples);
+        // what matters is that many reads raced the other two threads.
+        #expect(overlapping >= 100 || !failures.isEmpty, "only \(overlapping) reads overlapped the producer (\(read) samples): the threads hardly overlapped")
+        print("CaptureRing: \(read) samples in \(overlapping) reads that raced the producer and the discarder")
     }
 
     @Test func aDiscardSkipsWhatWasWrittenBeforeItAndKeepsWhatCameAfter() {
