@@ -66,7 +66,8 @@ static void on_route_change(const SE_RouteChange *change, void *cookie) {
 /* Event thread. */
 static void on_footstep(const SE_EventCallbackInfo *info, void *cookie) {
     (void)cookie;
-    if (info->type == SE_CallbackEndOfEvent) atomic_fetch_add(&footsteps_finished, 1);
+    if (info->type == SE_CallbackEndOfEvent && atomic_fetch_add(&footsteps_finished, 1) == 0)
+        printf("first footstep finished\n");
 }
 
 /* Prints what failed and returns false, for `if (!ok(...))`. */

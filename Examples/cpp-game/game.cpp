@@ -92,7 +92,7 @@ extern "C" void on_route_change(const SE_RouteChange *change, void *) {
 
 // Event thread.
 extern "C" void on_footstep(const SE_EventCallbackInfo *info, void *) {
-    if (info->type == SE_CallbackEndOfEvent) ++footsteps_finished;
+    if (info->type == SE_CallbackEndOfEvent && footsteps_finished++ == 0) std::printf("first footstep finished\n");
 }
 
 void play(double seconds, const char *bank_path) {
