@@ -79,6 +79,27 @@ private func sinkInputJSON(_ server: PrivateSoundServer) throws -> [[String: Any
 }
 
 /// The name of the sink our stream (sink input `index`) plays on.
+/// Plugs the USB headphones, waits for the model to report them, unpauses
+/// our stream and has the engine select them; returns our stream's index and
+/// when the selection began.
+private func playOnUSBHeadphones(
+    _ server: PrivateSoundServer, _ events: TimedEvents, _ backend: PulseAudioBackend
+) throws -> (index: UInt32, selected: ContinuousClock.Instant) {
+    _ = try loadUSBHeadphones(server)
+    let plugged = events.first(after: .now - .seconds(5)) {
+        if case .endpointsChanged(let a, _) = $0 { return a.contains { $0.id == usbHeadphones } } else { return false }
+    }
+    #expect(plugged != nil)
+    let index = try #require(backend.streamIndex)
+    // Playing, as a game would be: pipewire-pulse reports a corked
+    // stream's new sink only once it is linked again (~0.7 s later).
+    try backend.setPaused(false)
+    let selected = ContinuousClock.now
+    try backend.perform(.selectOutput(usbHeadphones))
+    #expect(try sinkName(ofSinkInput: index, server) == "usbhp")
+    return (index, selected)
+}
+
 private func sinkName(ofSinkInput index: UInt32, _ server: PrivateSoundServer) throws -> String? {
     let sinks = try server.pactl("list", "short", "sinks").split(separator: "\n").map { $0.split(separator: "\t") }
     let inputs = try server.pactl("list", "short", "sink-inputs").split(separator: "\n").map { $0.split(separator: "\t") }
@@ -207,19 +228,7 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         let events = TimedEvents()
         let (backend, _, tone) = try openBackend(server, events)
         defer { backend.close(); withExtendedLifetime(tone) {} }
-        _ = try loadUSBHeadphones(server)
-        let plugged = events.first(after: .now - .seconds(5)) {
-            if case .endpointsChanged(let a, _) = $0 { return a.contains { $0.id == usbHeadphones } } else { return false }
-        }
-        #expect(plugged != nil)
-        let index = try #require(backend.streamIndex)
-        // Playing, as a game would be: pipewire-pulse reports a corked
-        // stream's new sink only once it is linked again (~0.7 s later).
-        try backend.setPaused(false)
-
-        let selected = ContinuousClock.now
-        try backend.perform(.selectOutput(usbHeadphones))
-        #expect(try sinkName(ofSinkInput: index, server) == "usbhp")
+        let (index, selected) = try playOnUSBHeadphones(server, events, backend)
         let afterSelect = events.settle(after: selected, for: .milliseconds(300))
         #expect(!afterSelect.contains { if case .streamMovedByUser = $0 { true } else { false } }, "\(afterSelect)")
 
@@ -250,15 +259,7 @@ private func runningMusic(_ events: TimedEvents, after since: ContinuousClock.In
         let events = TimedEvents()
         let (backend, _, tone) = try openBackend(server, events)
         defer { backend.close(); withExtendedLifetime(tone) {} }
-        _ = try loadUSBHeadphones(server)
-        let plugged = events.first(after: .now - .seconds(5)) {
-            if case .endpointsChanged(let a, _) = $0 { return a.contains { $0.id == usbHeadphones } } else { return false }
-        }
-        #expect(plugged != nil)
-        let index = try #require(backend.streamIndex)
-        try backend.setPaused(false)
-        try backend.perform(.selectOutput(usbHeadphones))
-        #expect(try sinkName(ofSinkInput: index, server) == "usbhp")
+        let (index, _) = try playOnUSBHeadphones(server, events, backend)
         #expect(!backend.ownPlaybackHasSettled, "the test is too slow: the stream settled before the move")
 
         let moved = ContinuousClock.now
