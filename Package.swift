@@ -8,7 +8,7 @@
 //   SoundEngine ──► SoundSession, SoundMixer, SoundDecoding, SoundBackend, PulseAudioBackend, SoundContent
 //   PulseAudioBackend ──► SoundBackend, SoundSession, CPulseAudio, CGuardianHook   (the only importer of libpulse)
 //   SoundDecoding ──► SoundCore, CSndFile                (the only importer of libsndfile)
-//   SoundMixer ──► SoundCore, CMixKernels, SoundEffects  (SoundEffects: bus insert effects, no dependencies)
+//   SoundMixer ──► SoundCore, CMixKernels, SoundEffects  (SoundEffects: bus insert effects ──► CMixKernels, its C kernels)
 //   SoundContent ──► SoundCore, SoundEffects                        (bank files: model, parser, validation)
 //   SoundBackend ──► SoundSession ──► SoundCore          (a backend reports SystemEvents, performs ServerActions)
 import PackageDescription
@@ -56,7 +56,7 @@ let package = Package(
         // the game's executable to the guardian before main (docs/pulseaudio.md).
         .target(name: "CGuardianHook"),
         // The bus insert effects (EQ, compressor, limiter, delay, reverb), render-safe Swift.
-        .target(name: "SoundEffects", swiftSettings: strict),
+        .target(name: "SoundEffects", dependencies: ["CMixKernels"], swiftSettings: strict),
         .target(name: "SoundMixer", dependencies: ["SoundCore", "CMixKernels", "SoundEffects"], swiftSettings: strict),
         .target(name: "SoundDecoding", dependencies: ["SoundCore", "CSndFile"], swiftSettings: strict),
         .target(name: "SoundBackend", dependencies: ["SoundCore", "SoundSession"], swiftSettings: strict),

@@ -136,6 +136,13 @@ extension RenderEffect {
         let header = memory.assumingMemoryBound(to: EQState.self)
         let rate = Float(sampleRate)
         var anyFading = false
+        // Settled bands wait here and are run as one cascade over the block
+        // (up to three at once), in band order; flat bands between them are
+        // skipped (the identity) and moving ones flush the wait first.
+        var settled = InlineArray<3, Int>(repeating: -1)
+        var settledCoefficients = InlineArray<3, SVFCoefficients>(
+            repeating: SVFCoefficients(g: 0, k: 1, m0: 1, m1: 0, m2: 0))
+        var settledBands = 0
         for b in 0..<EffectParameters.EQ.bandCount {
             var band = header.pointee.bands[b]
             let p = to.eqBand(b)
@@ -175,13 +182,23 @@ extension RenderEffect {
                 }
             } else {
                 band.running = true
-                for c in 0..<activeChannels {
-                    RenderEffect.svf(base + c * stride, n, eqStates(band: b, channel: c), start, next)
+                if start.same(as: next) {
+                    // Settled: filtered below, fused with the other settled bands.
+                    settled[settledBands] = b
+                    settledCoefficients[settledBands] = next
+                    settledBands += 1
+                    if settledBands == 3 { eqFlush(&settledBands, settled, settledCoefficients, base, stride: stride, frames: n) }
+                } else {
+                    eqFlush(&settledBands, settled, settledCoefficients, base, stride: stride, frames: n)
+                    for c in 0..<activeChannels {
+                        RenderEffect.svf(base + c * stride, n, eqStates(band: b, channel: c), start, next)
+                    }
                 }
             }
             band.now = next
             header.pointee.bands[b] = band
         }
+        eqFlush(&settledBands, settled, settledCoefficients, base, stride: stride, frames: n)
         let gainFrom = fresh ? fastDecibelsToGain(from[0]) : header.pointee.outputGain
         let gainTo = fastDecibelsToGain(to[0])
         header.pointee.outputGain = gainTo
@@ -193,6 +210,113 @@ extension RenderEffect {
             }
         }
         needsTicks = anyFading
+    }
+
+    /// Runs the `count` settled bands waiting in `bands` as one cascade over
+    /// every channel pair, then empties the wait. Runs on the render thread.
+    @_noLocks
+    func eqFlush(
+        _ count: inout Int, _ bands: InlineArray<3, Int>, _ coefficients: InlineArray<3, SVFCoefficients>,
+        _ base: UnsafeMutablePointer<Float>, stride: Int, frames n: Int
+    ) {
+        guard count > 0 else { return }
+        var c = 0
+        while c < activeChannels {
+            eqCascade(
+                base + c * stride, c + 1 < activeChannels ? base + (c + 1) * stride : nil, n, channel: c,
+                bands: bands, coefficients: coefficients, count: count)
+            c += 2
+        }
+        count = 0
+    }
+
+    /// Filters `n` frames of channel `channel` at `x0` and, if given, of the
+    /// next channel at `x1`, in place, through the first `count` (1…3) of
+    /// `bands` in order, each with fixed `coefficients`: one pass, the two
+    /// channels in the two lanes of a vector, the bands' recursions
+    /// overlapping instead of running one after another. Each band's
+    /// arithmetic is ``svf(_:_:_:_:_:)``'s, so the result is bit for bit
+    /// that of filtering band after band. Runs on the render thread.
+    @_noLocks
+    func eqCascade(
+        _ x0: UnsafeMutablePointer<Float>, _ x1: UnsafeMutablePointer<Float>?, _ n: Int, channel: Int,
+        bands: InlineArray<3, Int>, coefficients: InlineArray<3, SVFCoefficients>, count: Int
+    ) {
+        // A missing band is the identity: g = 0 and m = (1, 0, 0) with its
+        // states at 0 pass the signal through exactly.
+        var ic1 = InlineArray<3, SIMD2<Float>>(repeating: .zero)
+        var ic2 = InlineArray<3, SIMD2<Float>>(repeating: .zero)
+        var a1 = InlineArray<3, Float>(repeating: 1), a2 = InlineArray<3, Float>(repeating: 0)
+        var a3 = InlineArray<3, Float>(repeating: 0)
+        var m0 = InlineArray<3, Float>(repeating: 1), m1 = InlineArray<3, Float>(repeating: 0)
+        var m2 = InlineArray<3, Float>(repeating: 0)
+        for k in 0..<count {
+            let c = coefficients[k]
+            a1[k] = 1 / (1 + c.g * (c.g + c.k))
+            a2[k] = c.g * a1[k]
+            a3[k] = c.g * a2[k]
+            m0[k] = c.m0
+            m1[k] = c.m1
+            m2[k] = c.m2
+            let s0 = eqStates(band: bands[k], channel: channel)
+            ic1[k].x = s0[0]
+            ic2[k].x = s0[1]
+            if x1 != nil {
+                let s1 = eqStates(band: bands[k], channel: channel + 1)
+                ic1[k].y = s1[0]
+                ic2[k].y = s1[1]
+            }
+        }
+        var p1 = ic1[0], q1 = ic2[0], p2 = ic1[1], q2 = ic2[1], p3 = ic1[2], q3 = ic2[2]
+        let (b1, c1, d1, e1, f1, h1) = (a1[0], a2[0], a3[0], m0[0], m1[0], m2[0])
+        let (b2, c2, d2, e2, f2, h2) = (a1[1], a2[1], a3[1], m0[1], m1[1], m2[1])
+        let (b3, c3, d3, e3, f3, h3) = (a1[2], a2[2], a3[2], m0[2], m1[2], m2[2])
+        @inline(__always)
+        func band(
+            _ v0: SIMD2<Float>, _ p: inout SIMD2<Float>, _ q: inout SIMD2<Float>, _ a1: Float, _ a2: Float,
+            _ a3: Float, _ m0: Float, _ m1: Float, _ m2: Float
+        ) -> SIMD2<Float> {
+            let v3 = v0 - q
+            let v1 = a1 * p + a2 * v3
+            let v2 = q + a2 * p + a3 * v3
+            p = 2 * v1 - p
+            q = 2 * v2 - q
+            return m0 * v0 + m1 * v1 + m2 * v2
+        }
+        if let x1 {
+            for j in 0..<n {
+                var y = SIMD2(x0[j], x1[j])
+                y = band(y, &p1, &q1, b1, c1, d1, e1, f1, h1)
+                y = band(y, &p2, &q2, b2, c2, d2, e2, f2, h2)
+                y = band(y, &p3, &q3, b3, c3, d3, e3, f3, h3)
+                x0[j] = y.x
+                x1[j] = y.y
+            }
+        } else {
+            for j in 0..<n {
+                var y = SIMD2(x0[j], 0)
+                y = band(y, &p1, &q1, b1, c1, d1, e1, f1, h1)
+                y = band(y, &p2, &q2, b2, c2, d2, e2, f2, h2)
+                y = band(y, &p3, &q3, b3, c3, d3, e3, f3, h3)
+                x0[j] = y.x
+            }
+        }
+        ic1[0] = p1
+        ic2[0] = q1
+        ic1[1] = p2
+        ic2[1] = q2
+        ic1[2] = p3
+        ic2[2] = q3
+        for k in 0..<count {
+            let s0 = eqStates(band: bands[k], channel: channel)
+            s0[0] = ic1[k].x
+            s0[1] = ic2[k].x
+            if x1 != nil {
+                let s1 = eqStates(band: bands[k], channel: channel + 1)
+                s1[0] = ic1[k].y
+                s1[1] = ic2[k].y
+            }
+        }
     }
 
     /// Filters `n` samples at `x` in place through one SVF band whose

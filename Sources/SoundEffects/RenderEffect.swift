@@ -1,3 +1,5 @@
+import CMixKernels
+
 /// One insert effect on a bus, as the render thread runs it.
 ///
 /// Plain data (BitwiseCopyable): the kind, the current, target and ramp
@@ -39,6 +41,10 @@ package struct RenderEffect: BitwiseCopyable {
     /// Frames the last change of targets was given (at least the 10 ms
     /// minimum): what a crossfaded discrete change (an EQ band's type) takes.
     var transitionFrames: Int
+    /// The instruction-set level of the C kernels this effect calls
+    /// (`fx_best_level`: 2 AVX-512, 1 AVX2+FMA, 0 portable); tests lower it
+    /// to compare the levels.
+    package var kernelLevel: Int32
     /// The rate the effect renders at, Hz.
     package private(set) var sampleRate: Double
     /// The rate the state memory was sized for (``make(kind:parameters:channels:sampleRate:memory:)``'s
@@ -104,7 +110,7 @@ package struct RenderEffect: BitwiseCopyable {
     /// as if the room were smaller.
     /// At 48 kHz: parametric EQ 0.4 KiB (2 channels) / 0.6 KiB (8);
     /// compressor 0.1 KiB; limiter 16 / 28 KiB; delay 1 / 4 MiB (one
-    /// 131 072-frame line per channel); reverb 416 KiB whatever the channels.
+    /// 131 072-frame line per channel); reverb 433 KiB whatever the channels.
     package static func stateBytes(kind: EffectKind, channels: Int, capacityRate: Double) -> Int {
         StateLayout(kind: kind, channels: max(1, min(channels, 8)), capacityRate: sanitizedRate(capacityRate))
             .totalBytes
@@ -132,7 +138,7 @@ package struct RenderEffect: BitwiseCopyable {
         layout.bind(memory, kind: kind)
         var effect = RenderEffect(
             kind: kind, target: clean, current: clean, rampFrom: clean, rampTo: clean, rampLength: 0,
-            rampPosition: 0, transitionFrames: 1, sampleRate: rate, capacityRate: rate, capacityChannels: capacity,
+            rampPosition: 0, transitionFrames: 1, kernelLevel: fx_best_level(), sampleRate: rate, capacityRate: rate, capacityChannels: capacity,
             channels: 0, activeChannels: 0, memory: memory, layout: layout,
             isRinging: false, latencyFrames: 0, fresh: true, needsTicks: false, frame: 0, lastLoud: 0)
         effect.clearState()
@@ -373,9 +379,15 @@ struct StateLayout: BitwiseCopyable {
             preRing = StateLayout.powerOfTwo(atLeast: StateLayout.ceiling(capacityRate * 0.2) + 4)
             diffuserRing = StateLayout.powerOfTwo(
                 atLeast: StateLayout.ceiling(capacityRate * Double(ReverbDesign.longestDiffuserSeconds)) + 4)
+            let block = ReverbDesign.blockFrames
             sizes = [
                 MemoryLayout<ReverbState>.stride, ReverbDesign.lines * ring * 4, 2 * preRing * 4,
                 ReverbDesign.diffusers * 2 * diffuserRing * 4,
+                // The block path's scratch: the lines' samples frame by frame,
+                // the mixed outputs frame by frame, the network kernel's
+                // parameters and the two diffused inputs.
+                block * ReverbDesign.lines * 4, block * ReverbDesign.lines * 4,
+                (Int(FX_REVERB_PARAMETER_FLOATS) + 2 * block) * 4,
             ]
         }
         regions = sizes.count
@@ -413,7 +425,7 @@ struct StateLayout: BitwiseCopyable {
             floats(1, end(1))
         case .reverb:
             memory.bindMemory(to: ReverbState.self, capacity: 1)
-            for region in 1...3 { floats(region, end(region)) }
+            for region in 1...6 { floats(region, end(region)) }
         }
     }
 

@@ -1,3 +1,5 @@
+import CMixKernels
+
 // The reverb: a 16-line feedback delay network (Jot & Chaigne; Stautner &
 // Puckette) with a Hadamard feedback matrix.
 //
@@ -40,6 +42,9 @@ enum ReverbDesign {
     static var longestLineSeconds: Float { @_noLocks @inline(__always) get { 0.08297 } }
     /// The longest diffuser (the right side's longest), seconds.
     static var longestDiffuserSeconds: Float { @_noLocks @inline(__always) get { 0.01275 * 1.08 } }
+    /// Frames the network runs in one chunk at most (shorter if a line is
+    /// shorter): the size of the block path's scratch rows.
+    static var blockFrames: Int { @_noLocks @inline(__always) get { 128 } }
     /// Frames over which the lines crossfade to a new room size, per second of rate.
     static var roomFadeSeconds: Double { @_noLocks @inline(__always) get { 0.04 } }
 
@@ -144,8 +149,9 @@ extension RenderEffect {
     /// The 4-point Walsh–Hadamard transform. Render-safe.
     @_noLocks @inline(__always)
     static func hadamard4(_ v: SIMD4<Float>) -> SIMD4<Float> {
-        let a = v.lowHalf + v.highHalf, b = v.lowHalf - v.highHalf
-        return SIMD4(a.x + a.y, a.x - a.y, b.x + b.y, b.x - b.y)
+        // Two butterflies as whole-register shuffles, adds and sign flips.
+        let y = SIMD4(v[0], v[1], v[0], v[1]) + SIMD4(v[2], v[3], v[2], v[3]) * SIMD4(1, 1, -1, -1)
+        return SIMD4(y[0], y[0], y[2], y[2]) + SIMD4(y[1], y[1], y[3], y[3]) * SIMD4(1, -1, 1, -1)
     }
 
     /// The 16 floats at `base + index[k]` (k = 0…15), one per line. Render-safe.
@@ -295,81 +301,185 @@ extension RenderEffect {
         let spreadFrom = from.reverbStereoInput, spreadStep = (to.reverbStereoInput - spreadFrom) * inv
         let preFadeFrames = Int(sampleRate * 0.02)
         var loud = lastLoud
-        for j in 0..<n {
-            let now = frame + j
-            let l = Float(j + 1)
-            var left: Float = 0, right: Float = 0
-            for c in 0..<activeChannels {
-                let s = base[c * stride + j]
-                left += weightLeft[c] * s
-                right += weightRight[c] * s
+        let block = ReverbDesign.blockFrames
+        let frameMajor = (memory + layout.offsets[4]).assumingMemoryBound(to: Float.self)
+        let mixed = (memory + layout.offsets[5]).assumingMemoryBound(to: Float.self)
+        let parameterBlock = (memory + layout.offsets[6]).assumingMemoryBound(to: Float.self)
+        let inputs = parameterBlock + Int(FX_REVERB_PARAMETER_FLOATS)
+        var done = 0
+        while done < n {
+            // A chunk no longer than the shortest line: every sample the
+            // network reads in it was written before it, so the lines can be
+            // read and written a chunk at a time instead of frame by frame.
+            // (A one-head pre-delay is written a chunk before it is read: chunk + delay ≤ its ring.)
+            var chunk = min(min(block, n - done), preRing - max(max(st.pre.current, st.pre.next), preFrames))
+            for k in 0..<8 { chunk = min(chunk, Int(st.diffuserDelays[k])) }
+            if st.fadeLength == 0 {
+                var shortest = Int32.max
+                for i in 0..<16 { shortest = min(shortest, st.current[i]) }
+                chunk = min(chunk, Int(shortest))
             }
-            if max(abs(left), abs(right)) >= RenderEffect.silence { loud = now }
-            let spread = spreadFrom + spreadStep * l
-            let mid = 0.5 * (left + right), side = 0.5 * (left - right)
-            var a = mid + spread * side, b = mid - spread * side
+            chunk = max(1, chunk)
+            let first = frame + done
 
-            // Pre-delay.
-            let preSlot = now & preMask
-            pre[preSlot] = a
-            pre[preRing + preSlot] = b
+            // 1. The inputs: channel sums, pre-delay, diffusers.
             st.pre.follow(preFrames, frames: preFadeFrames)
-            a = pre[(now - st.pre.current) & preMask]
-            b = pre[preRing + ((now - st.pre.current) & preMask)]
-            if st.pre.isFading {
-                let a2 = pre[(now - st.pre.next) & preMask]
-                let b2 = pre[preRing + ((now - st.pre.next) & preMask)]
-                let w = st.pre.step()
-                a += (a2 - a) * w
-                b += (b2 - b) * w
+            let inA = inputs, inB = inputs + block
+            for j in 0..<chunk {
+                inA[j] = 0
+                inB[j] = 0
             }
-
-            // Diffusers: u = x − g·d, y = d + g·u (all-pass (g + z⁻ᴸ)/(1 + g·z⁻ᴸ)).
-            for k in 0..<4 {
-                let g = ReverbDesign.diffuserGain(k)
-                let ringA = diffusers + k * diffuserRing
-                let dA = ringA[(now - Int(st.diffuserDelays[k])) & diffuserMask]
-                let uA = flushTiny(a - g * dA)
-                ringA[now & diffuserMask] = uA
-                a = dA + g * uA
-                let ringB = diffusers + (4 + k) * diffuserRing
-                let dB = ringB[(now - Int(st.diffuserDelays[4 + k])) & diffuserMask]
-                let uB = flushTiny(b - g * dB)
-                ringB[now & diffuserMask] = uB
-                b = dB + g * uB
-            }
-
-            // The network.
-            let slot = Int32(truncatingIfNeeded: now & mask)
-            var s = RenderEffect.gather(lines, bases &+ ((slot &- st.current) & masks))
-            if st.fadeLength > 0 {
-                st.fadePosition += 1
-                let t = min(1, Float(st.fadePosition) / Float(st.fadeLength))
-                let w = t * t * (3 - 2 * t)
-                let incoming = RenderEffect.gather(lines, bases &+ ((slot &- st.next) & masks))
-                s += (incoming - s) * w
-                if st.fadePosition >= st.fadeLength {
-                    st.current = st.next
-                    st.fadeLength = 0
-                    st.fadePosition = 0
+            for c in 0..<activeChannels {
+                let x = base + c * stride + done
+                let wl = weightLeft[c], wr = weightRight[c]
+                for j in 0..<chunk {
+                    inA[j] += wl * x[j]
+                    inB[j] += wr * x[j]
                 }
             }
-            st.feed += feedStep
-            st.pole += poleStep
-            let f = flushTiny(st.feed * s + st.pole * st.lowPass)
-            st.lowPass = f
-            if (f * f).sum() >= RenderEffect.silence * RenderEffect.silence { loud = now }
-            let v = RenderEffect.hadamard(f) * 0.25
-            let w = flushTiny(v + injectLeft * a + injectRight * b)
-            RenderEffect.scatter(w, lines, bases &+ slot)
-
-            // Outputs.
-            let wet = wetFrom + wetStep * l, dry = dryFrom + dryStep * l
-            for c in 0..<activeChannels {
-                let x = base + c * stride + j
-                let row = rows[c]
-                x.pointee = row >= 0 ? dry * x.pointee + wet * v[row] : dry * x.pointee
+            var last = chunk - 1
+            while last >= 0 {
+                if max(abs(inA[last]), abs(inB[last])) >= RenderEffect.silence {
+                    loud = max(loud, first + last)
+                    break
+                }
+                last -= 1
             }
+            for j in 0..<chunk {
+                let spread = spreadFrom + spreadStep * Float(done + j + 1)
+                let left = inA[j], right = inB[j]
+                let mid = 0.5 * (left + right), side = 0.5 * (left - right)
+                inA[j] = mid + spread * side
+                inB[j] = mid - spread * side
+            }
+            if st.pre.isFading {
+                // Two read heads crossfading: frame by frame.
+                for j in 0..<chunk {
+                    let now = first + j
+                    let preSlot = now & preMask
+                    pre[preSlot] = inA[j]
+                    pre[preRing + preSlot] = inB[j]
+                    st.pre.follow(preFrames, frames: preFadeFrames)
+                    var a = pre[(now - st.pre.current) & preMask]
+                    var b = pre[preRing + ((now - st.pre.current) & preMask)]
+                    if st.pre.isFading {
+                        let a2 = pre[(now - st.pre.next) & preMask]
+                        let b2 = pre[preRing + ((now - st.pre.next) & preMask)]
+                        let w = st.pre.step()
+                        a += (a2 - a) * w
+                        b += (b2 - b) * w
+                    }
+                    inA[j] = a
+                    inB[j] = b
+                }
+            } else {
+                // One head: the chunk is written, then read (chunk + delay ≤ the ring).
+                let delay = st.pre.current
+                for j in 0..<chunk {
+                    let preSlot = (first &+ j) & preMask
+                    pre[preSlot] = inA[j]
+                    pre[preRing + preSlot] = inB[j]
+                }
+                for j in 0..<chunk {
+                    let slot = (first &+ j &- delay) & preMask
+                    inA[j] = pre[slot]
+                    inB[j] = pre[preRing + slot]
+                }
+            }
+            // Diffusers: u = x − g·d, y = d + g·u (all-pass (g + z⁻ᴸ)/(1 + g·z⁻ᴸ)),
+            // a chunk at a time (no diffuser is shorter than the chunk).
+            for k in 0..<8 {
+                let g = ReverbDesign.diffuserGain(k & 3)
+                let ring = diffusers + k * diffuserRing
+                let signal = k < 4 ? inA : inB
+                let from = first - Int(st.diffuserDelays[k])
+                for j in 0..<chunk {
+                    let d = ring[(from &+ j) & diffuserMask]
+                    let u = flushTiny(signal[j] - g * d)
+                    ring[(first &+ j) & diffuserMask] = u
+                    signal[j] = d + g * u
+                }
+            }
+
+            // 2. The network.
+            if st.fadeLength == 0 {
+                // Settled: each line's chunk is read into frame-major rows,
+                // mixed row by row, and written back a line at a time.
+                for i in 0..<16 {
+                    let line = lines + i * ring
+                    let from = first - Int(st.current[i])
+                    for j in 0..<chunk { frameMajor[j &* 16 &+ i] = line[(from &+ j) & mask] }
+                }
+                let block = UnsafeMutableRawPointer(parameterBlock)
+                block.storeBytes(of: st.lowPass, toByteOffset: 0, as: SIMD16<Float>.self)
+                block.storeBytes(of: st.feed, toByteOffset: 64, as: SIMD16<Float>.self)
+                block.storeBytes(of: st.pole, toByteOffset: 128, as: SIMD16<Float>.self)
+                block.storeBytes(of: feedStep, toByteOffset: 192, as: SIMD16<Float>.self)
+                block.storeBytes(of: poleStep, toByteOffset: 256, as: SIMD16<Float>.self)
+                block.storeBytes(of: injectLeft, toByteOffset: 320, as: SIMD16<Float>.self)
+                block.storeBytes(of: injectRight, toByteOffset: 384, as: SIMD16<Float>.self)
+                // Swift's performance checker cannot see into C: the kernel is
+                // `nonblocking`, proven by clang (fx_kernels.c).
+                let level = kernelLevel
+                let count = Int32(truncatingIfNeeded: chunk)
+                let loudSquare = RenderEffect.silence * RenderEffect.silence
+                let loudInChunk = _unsafePerformance {
+                    fx_reverb_network(level, frameMajor, mixed, inA, inB, parameterBlock, count, loudSquare)
+                }
+                if loudInChunk >= 0 { loud = max(loud, first + Int(loudInChunk)) }
+                st.lowPass = block.load(fromByteOffset: 0, as: SIMD16<Float>.self)
+                st.feed = block.load(fromByteOffset: 64, as: SIMD16<Float>.self)
+                st.pole = block.load(fromByteOffset: 128, as: SIMD16<Float>.self)
+                for i in 0..<16 {
+                    let line = lines + i * ring
+                    for j in 0..<chunk { line[(first &+ j) & mask] = frameMajor[j &* 16 &+ i] }
+                }
+            } else {
+                // A room-size crossfade (blocks of at most 16 frames): frame by
+                // frame, each line read through both heads.
+                for j in 0..<chunk {
+                    let now = first + j
+                    let slot = Int32(truncatingIfNeeded: now & mask)
+                    var s = RenderEffect.gather(lines, bases &+ ((slot &- st.current) & masks))
+                    if st.fadeLength > 0 {
+                        st.fadePosition += 1
+                        let t = min(1, Float(st.fadePosition) / Float(st.fadeLength))
+                        let w = t * t * (3 - 2 * t)
+                        let incoming = RenderEffect.gather(lines, bases &+ ((slot &- st.next) & masks))
+                        s += (incoming - s) * w
+                        if st.fadePosition >= st.fadeLength {
+                            st.current = st.next
+                            st.fadeLength = 0
+                            st.fadePosition = 0
+                        }
+                    }
+                    st.feed += feedStep
+                    st.pole += poleStep
+                    let f = flushTiny(st.feed * s + st.pole * st.lowPass)
+                    st.lowPass = f
+                    if (f * f).sum() >= RenderEffect.silence * RenderEffect.silence { loud = now }
+                    let v = RenderEffect.hadamard(f) * 0.25
+                    let w = flushTiny(v + injectLeft * inA[j] + injectRight * inB[j])
+                    RenderEffect.scatter(w, lines, bases &+ slot)
+                    UnsafeMutableRawPointer(mixed).storeBytes(of: v, toByteOffset: j &* 64, as: SIMD16<Float>.self)
+                }
+            }
+
+            // 3. The outputs: each channel its row of the mix, wet, plus its dry signal.
+            for c in 0..<activeChannels {
+                let x = base + c * stride + done
+                let row = rows[c]
+                if row >= 0 {
+                    let column = mixed + row
+                    for j in 0..<chunk {
+                        let l = Float(done + j + 1)
+                        x[j] = (dryFrom + dryStep * l) * x[j] + (wetFrom + wetStep * l) * column[j &* 16]
+                    }
+                } else {
+                    for j in 0..<chunk { x[j] *= dryFrom + dryStep * Float(done + j + 1) }
+                }
+            }
+            done += chunk
         }
         st.feed = feed  // exactly, whatever the rounding of the steps
         st.pole = pole

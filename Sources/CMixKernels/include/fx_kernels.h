@@ -1,0 +1,48 @@
+// The bus effects' inner loops that plain Swift (built for baseline x86-64)
+// cannot make fast: the reverb's feedback network, 16 lines wide. Like the
+// mix kernels, each exists in one portable C version and, on x86-64, in an
+// AVX2+FMA and an AVX-512 version selected per call by `level`
+// (`fx_best_level`), and each is `nonblocking` (checked by clang).
+#ifndef SOUNDENGINE_FX_KERNELS_H
+#define SOUNDENGINE_FX_KERNELS_H
+
+#include <stdint.h>
+
+#include "mix_kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The best instruction-set level this CPU runs: 2 AVX-512, 1 AVX2+FMA, 0 portable.
+int32_t fx_best_level(void);
+
+/// Floats in `fx_reverb_network`'s parameter block.
+#define FX_REVERB_PARAMETER_FLOATS (7 * 16)
+
+/// Runs the reverb's 16-line feedback network over `frames` frames.
+///
+/// `rows` (64-byte aligned) holds 16 floats per frame: on entry the lines'
+/// outputs for that frame (line i in lane i), on return what is written back
+/// into the lines. `mixed` (64-byte aligned) receives each frame's mix of the
+/// filtered line outputs (the 16 × 16 Hadamard matrix / 4). `in_left` and
+/// `in_right` are the diffused inputs, one per frame.
+///
+/// `parameters` (64-byte aligned), 16 floats each: 0 the absorption filters'
+/// states (updated), 1 their input gains (updated: each frame first adds 3),
+/// 2 their poles (updated: each frame first adds 4), 3 and 4 those per-frame
+/// steps, 5 and 6 the left and right inputs' gains into the lines.
+///
+/// Per frame: f = flush(gain · line + pole · state); state = f; v = H·f / 4;
+/// written back flush(v + left·inject_left + right·inject_right), with flush
+/// zeroing |x| < 1e-15. Returns the last frame at which some lane of f had
+/// f² ≥ `loud_square` / 16 (so any frame whose f carries energy
+/// ≥ `loud_square` counts), or -1.
+int32_t fx_reverb_network(int32_t level, float *rows, float *mixed, const float *in_left, const float *in_right,
+                          float *parameters, int32_t frames, float loud_square) MK_NONBLOCKING;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
