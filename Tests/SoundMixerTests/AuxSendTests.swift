@@ -64,6 +64,34 @@ struct AuxSendTests {
         #expect(abs(out[2000] - 0.5) < 1e-6)
     }
 
+    @Test("voices with alike sends are summed once; mixed kinds and a ramping send keep each voice's own gains")
+    func alikeSendsAreGathered() throws {
+        let mixer = try makeMixer { _ in }
+        let dry = try mixer.createBus(name: "dry")
+        let a = try mixer.createBus(name: "a"), b = try mixer.createBus(name: "b"), c = try mixer.createBus(name: "c")
+        let sound = try mixer.loadSound(constant(1, frames: 1000), name: "dc")
+        // Binary volumes, so a voice counted twice or lost shows in the sums.
+        // In play order: two alike (a 0.5), one other (b 0.25), alike again,
+        // two sends (a 0.5, b 1), one ramping (c, 0 → 0.5 over 10⁶ frames).
+        let sends: [[VoiceSend]] = [
+            [VoiceSend(bus: a, gain: 0.5)], [VoiceSend(bus: a, gain: 0.5)], [VoiceSend(bus: b, gain: 0.25)],
+            [VoiceSend(bus: a, gain: 0.5)], [VoiceSend(bus: a, gain: 0.5), VoiceSend(bus: b, gain: 1)], [],
+        ]
+        var voices: [VoiceID] = []
+        for (k, send) in sends.enumerated() {
+            let volume = Float(0.01) * Float(1 << k)
+            voices.append(try mixer.play(sound, on: dry, VoiceParameters(volume: volume, pan: -1, loop: true, sends: send)))
+        }
+        try mixer.setSend(voices[5], index: 0, bus: c, gain: 0.5, rampFrames: 1_000_000)
+        _ = render(mixer, frames: 4096)
+        _ = render(mixer, frames: 4096)
+        #expect(abs(mixer.meter(dry).peak - 0.63) < 1e-5, "dry \(mixer.meter(dry).peak)")
+        #expect(abs(mixer.meter(a).peak - 0.5 * (0.01 + 0.02 + 0.08 + 0.16)) < 1e-5, "a \(mixer.meter(a).peak)")
+        #expect(abs(mixer.meter(b).peak - (0.25 * 0.04 + 0.16)) < 1e-5, "b \(mixer.meter(b).peak)")
+        let ramped = mixer.meter(c).peak
+        #expect(ramped > 0 && ramped < 0.32 * 0.5 * 0.01, "c \(ramped): on its ramp, alone")
+    }
+
     @Test("bad sends are refused naming what is wrong")
     func badSends() throws {
         let (mixer, _, aux, voice) = try Self.rig()

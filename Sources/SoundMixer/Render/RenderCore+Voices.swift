@@ -97,17 +97,19 @@ extension RenderCore {
     /// `shared`, `planes` are bus `bus`'s, and a filtered voice may take a
     /// shared filter or the batch (which add to the bus themselves); else
     /// it is filtered on its own filter, into `planes`.
+    /// `batchDirect` (default: `shared`): an unfiltered, unplaced voice's
+    /// segments may wait in the batch (the planes are only added to).
     @_noLocks
     mutating func renderDry(
         _ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, into planes: UnsafeMutablePointer<Float>, bus: Int,
-        shared: Bool
+        shared: Bool, batchDirect: Bool? = nil
     ) -> Bool {
         if isPlaced(voice) { return renderPlaced(voice, from: offset, into: planes) }
         let (left, right) = (planes, planes + quantum)
         guard voice.pointee.isFiltered else {
             voice.pointee.route = RenderVoice.routeDirect
-            // Straight into a bus: its segments may wait in the batch.
-            return renderRuns(voice, from: offset, into: left, right, batchable: shared)
+            // Straight into a bus (or a send group's planes): its segments may wait in the batch.
+            return renderRuns(voice, from: offset, into: left, right, batchable: batchDirect ?? shared)
         }
         if shared {
             if sharedLowPass { return bankFiltered(voice, from: offset, bus: bus) }
@@ -123,9 +125,31 @@ extension RenderCore {
     /// ``sendScratch`` (its low-pass on its own filter: a voice that sends is
     /// never in a shared band or a batch), then adds that to its bus and,
     /// times each send's gain ramp, to each send's bus (docs/mixer.md, "Aux sends").
+    ///
+    /// A voice whose sends are all settled (no gain ramping) joins the open
+    /// send group if its bus and sends are the group's, or opens a new one:
+    /// the group's voices are summed in ``sendScratch`` (batched like voices
+    /// into a bus), and the sum is added to the bus and the send buses once,
+    /// when a voice of another kind comes or the voice loop ends
+    /// (``flushSendGroup()``). A voice with a ramping send is mixed and
+    /// added alone, as below.
     @_noLocks
     mutating func renderWithSends(_ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, bus: Int) -> Bool {
         let slot = Int(voice - voices)
+        let count = Int(voice.pointee.sendCount)
+        if let key = settledSends(slot, bus: bus, count: count) {
+            if !sendGroup.open || !sendGroup.same(as: key) {
+                flushSendGroup()
+                sendGroup = key
+                var k = 0
+                while k < busPlaneCount {
+                    clear(sendScratch + k * quantum, sendScratch + (k + 1) * quantum, quantum)
+                    k += 2
+                }
+            }
+            return renderDry(voice, from: offset, into: sendScratch, bus: bus, shared: false, batchDirect: true)
+        }
+        flushSendGroup()
         let n = quantum - offset
         let planes = sendScratch
         var k = 0
@@ -133,7 +157,6 @@ extension RenderCore {
             clear(planes + k * quantum + offset, planes + (k + 1) * quantum + offset, n)
             k += 2
         }
-        let count = Int(voice.pointee.sendCount)
         let alive = renderDry(voice, from: offset, into: planes, bus: bus, shared: false)
         addPlanes(planes, into: busPlane(bus, 0), from: offset, n, gain: 1, step: 0)
         var s = 0
@@ -154,6 +177,40 @@ extension RenderCore {
             voiceExtras[slot].sendGains[s] = ramp
         }
         return alive
+    }
+
+    /// The send group voice `slot` belongs in (its bus, and each send's bus
+    /// and gain), or nil if a send's gain is still ramping.
+    @_noLocks
+    func settledSends(_ slot: Int, bus: Int, count: Int) -> SendGroup? {
+        var key = SendGroup()
+        key.open = true
+        key.bus = bus
+        key.count = count
+        for s in 0..<count {
+            let ramp = voiceExtras[slot].sendGains[s]
+            if ramp.framesLeft > 0 { return nil }
+            key.buses[s] = voiceExtras[slot].sendBuses[s]
+            key.gains[s] = ramp.value
+        }
+        return key
+    }
+
+    /// Adds the open send group's sum (``sendScratch``, the whole quantum:
+    /// its voices cleared it and only added) to its bus and, times each
+    /// send's gain, to each send's bus; then closes it.
+    @_noLocks
+    mutating func flushSendGroup() {
+        guard sendGroup.open else { return }
+        let group = sendGroup
+        sendGroup.open = false
+        addPlanes(sendScratch, into: busPlane(group.bus, 0), from: 0, quantum, gain: 1, step: 0)
+        for s in 0..<group.count {
+            let target = Int(group.buses[s])
+            guard target >= 0 && target < maxBuses, group.gains[s] != 0 else { continue }
+            touchBus(target)
+            addPlanes(sendScratch, into: busPlane(target, 0), from: 0, quantum, gain: group.gains[s], step: 0)
+        }
     }
 
     /// Adds frames `offset..<offset + frames` of the planes in use at

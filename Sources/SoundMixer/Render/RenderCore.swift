@@ -170,6 +170,9 @@ struct RenderCore {
     /// they go: every other kernel call mixes them first.
     let mixBatchSegments: UnsafeMutablePointer<mk_segment>
     let mixBatch: UnsafeMutablePointer<MixBatch>
+    /// Voices with the same settled sends gathered in ``sendScratch``
+    /// (``renderWithSends``): added to their buses once, at the group's end.
+    var sendGroup = SendGroup()
 
     /// Left and right planes of bus `bus` (channels 0 and 1).
     @_noLocks @inline(__always)

@@ -130,6 +130,7 @@ extension RenderCore {
                 i += 1
             }  // else the voice ended and the last active voice moved into index i
         }
+        flushSendGroup()
         flushMixBatch()
         flushLowPassBatch()
         flushBank()

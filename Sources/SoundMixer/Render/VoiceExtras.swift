@@ -24,3 +24,38 @@ struct VoiceExtras: BitwiseCopyable {
         sendGains = InlineArray(repeating: GainRamp(0))
     }
 }
+
+/// Voices mixed together before their sends (``RenderCore/renderWithSends(_:from:bus:)``):
+/// their bus, and each send's bus and settled gain, alike.
+struct SendGroup: BitwiseCopyable {
+    /// Voices are being gathered in the send scratch.
+    var open: Bool
+    /// The voices' own bus.
+    var bus: Int
+    /// Sends in use.
+    var count: Int
+    /// Each send's bus.
+    var buses: InlineArray<4, Int16>
+    /// Each send's gain (settled).
+    var gains: InlineArray<4, Float>
+
+    /// Closed, no sends. Render-safe.
+    @_noLocks
+    init() {
+        open = false
+        bus = 0
+        count = 0
+        buses = InlineArray(repeating: -1)
+        gains = InlineArray(repeating: 0)
+    }
+
+    /// Whether `other` gathers the same voices (gains compared bit for bit). Render-safe.
+    @_noLocks
+    func same(as other: SendGroup) -> Bool {
+        guard bus == other.bus, count == other.count else { return false }
+        for s in 0..<count where buses[s] != other.buses[s] || gains[s].bitPattern != other.gains[s].bitPattern {
+            return false
+        }
+        return true
+    }
+}
