@@ -29,6 +29,9 @@ struct CompressorState: BitwiseCopyable {
 }
 
 extension RenderEffect {
+    /// Frames the compressor's passes run over at a time (its scratch, in the state memory).
+    static var compressorChunk: Int { @_noLocks @inline(__always) get { 128 } }
+
     /// The gain reduction, dB (≥ 0), the static curve asks for a `level` dB
     /// signal. Runs on the render thread.
     @_noLocks @inline(__always)
@@ -75,32 +78,65 @@ extension RenderEffect {
         var y1 = header.pointee.releaseStage
         var yL = header.pointee.attackStage
         var squares = header.pointee.meanSquares
-        for j in 0..<n {
-            var peak: Float = 0
-            var meanSquare: Float = 0
-            for c in 0..<activeChannels {
-                let s = source[c * sourceStride + j]
-                peak = max(peak, abs(s))
-                // + 1e-24 keeps the average a normal float in silence (its floor: −213 dB).
-                let m = rms * squares[c] + (1 - rms) * (s * s) + 1e-24
-                squares[c] = m
-                meanSquare = max(meanSquare, m)
-            }
-            let l = Float(j + 1)
-            let mix = mixFrom + mixStep * l
-            var level: Float = 0
-            if usesPeak { level = fastLog2(peak) * log2ToDecibels }
+        // Three passes a chunk at a time, so only the detector's smoothing
+        // waits on the frame before: the static curve per frame, then the
+        // two smoothing stages, then the gain per frame applied channel by
+        // channel. Each frame's arithmetic is what one loop over the frames
+        // would do.
+        let chunkFrames = RenderEffect.compressorChunk
+        let curve = (memory + layout.offsets[1]).assumingMemoryBound(to: Float.self)
+        var done = 0
+        while done < n {
+            let m = min(chunkFrames, n - done)
+            // 1. The level and the static curve's gain reduction.
             if usesRMS {
-                let rmsLevel = fastLog2(meanSquare) * (0.5 * log2ToDecibels)
-                level = usesPeak ? level + (rmsLevel - level) * mix : rmsLevel
+                for j in 0..<m {
+                    var peak: Float = 0
+                    var meanSquare: Float = 0
+                    for c in 0..<activeChannels {
+                        let s = source[c * sourceStride + done + j]
+                        peak = max(peak, abs(s))
+                        // + 1e-24 keeps the average a normal float in silence (its floor: −213 dB).
+                        let m = rms * squares[c] + (1 - rms) * (s * s) + 1e-24
+                        squares[c] = m
+                        meanSquare = max(meanSquare, m)
+                    }
+                    let mix = mixFrom + mixStep * Float(done + j + 1)
+                    var level: Float = 0
+                    if usesPeak { level = fastLog2(peak) * log2ToDecibels }
+                    let rmsLevel = fastLog2(meanSquare) * (0.5 * log2ToDecibels)
+                    level = usesPeak ? level + (rmsLevel - level) * mix : rmsLevel
+                    curve[j] = RenderEffect.overshoot(level, threshold: threshold, slope: slope, knee: knee)
+                }
+            } else {
+                for j in 0..<m { curve[j] = 0 }
+                for c in 0..<activeChannels {
+                    let x = source + c * sourceStride + done
+                    for j in 0..<m { curve[j] = max(curve[j], abs(x[j])) }
+                }
+                for j in 0..<m {
+                    let level = fastLog2(curve[j]) * log2ToDecibels
+                    curve[j] = RenderEffect.overshoot(level, threshold: threshold, slope: slope, knee: knee)
+                }
             }
-            let xL = RenderEffect.overshoot(level, threshold: threshold, slope: slope, knee: knee)
-            y1 = max(xL, release * y1 + (1 - release) * xL)
-            yL = attack * yL + (1 - attack) * y1
-            if yL < 1e-12 { yL = 0 }  // no subnormals as the reduction decays
-            if y1 < 1e-12 { y1 = 0 }
-            let gain = fastExp2((makeupFrom + makeupStep * l - yL) * decibelsToLog2)
-            for c in 0..<activeChannels { base[c * stride + j] *= gain }
+            // 2. The smoothing: the one recursion.
+            for j in 0..<m {
+                let xL = curve[j]
+                y1 = max(xL, release * y1 + (1 - release) * xL)
+                yL = attack * yL + (1 - attack) * y1
+                if yL < 1e-12 { yL = 0 }  // no subnormals as the reduction decays
+                if y1 < 1e-12 { y1 = 0 }
+                curve[j] = yL
+            }
+            // 3. The gain, the same for every channel.
+            for j in 0..<m {
+                curve[j] = fastExp2((makeupFrom + makeupStep * Float(done + j + 1) - curve[j]) * decibelsToLog2)
+            }
+            for c in 0..<activeChannels {
+                let x = base + c * stride + done
+                for j in 0..<m { x[j] *= curve[j] }
+            }
+            done += m
         }
         header.pointee.releaseStage = y1
         header.pointee.attackStage = yL

@@ -109,7 +109,7 @@ package struct RenderEffect: BitwiseCopyable {
     /// (131 072 frames) holds up to 1.36 s at 96 kHz; a reverb's lines shrink
     /// as if the room were smaller.
     /// At 48 kHz: parametric EQ 0.4 KiB (2 channels) / 0.6 KiB (8);
-    /// compressor 0.1 KiB; limiter 16 / 28 KiB; delay 1 / 4 MiB (one
+    /// compressor 0.6 KiB; limiter 16 / 28 KiB; delay 1 / 4 MiB (one
     /// 131 072-frame line per channel); reverb 433 KiB whatever the channels.
     package static func stateBytes(kind: EffectKind, channels: Int, capacityRate: Double) -> Int {
         StateLayout(kind: kind, channels: max(1, min(channels, 8)), capacityRate: sanitizedRate(capacityRate))
@@ -364,7 +364,7 @@ struct StateLayout: BitwiseCopyable {
         case .parametricEQ:
             sizes = [MemoryLayout<EQState>.stride, channels * EffectParameters.EQ.bandCount * 2 * 4]
         case .compressor:
-            sizes = [MemoryLayout<CompressorState>.stride]
+            sizes = [MemoryLayout<CompressorState>.stride, RenderEffect.compressorChunk * 4]
         case .limiter:
             ring = StateLayout.powerOfTwo(atLeast: StateLayout.ceiling(capacityRate * 0.010) + 8)
             sizes = [
@@ -416,6 +416,7 @@ struct StateLayout: BitwiseCopyable {
             floats(1, end(1))
         case .compressor:
             memory.bindMemory(to: CompressorState.self, capacity: 1)
+            floats(1, end(1))
         case .limiter:
             memory.bindMemory(to: LimiterState.self, capacity: 1)
             for region in 1...5 { floats(region, end(region)) }
