@@ -101,3 +101,129 @@ int32_t fx_reverb_network(int32_t level, float *rows, float *mixed, const float 
 #endif
     return reverb_network_portable(rows, mixed, in_left, in_right, parameters, frames, loud_square);
 }
+
+// MARK: - The EQ's cascade
+
+typedef float fx_v2 __attribute__((ext_vector_type(2)));
+
+/// One band, one frame: the filtered sample; the band's states move on.
+FX_INLINE fx_v2 svf_step(fx_v2 x, fx_v2 *ic1, fx_v2 *ic2, fx_v2 a1, fx_v2 a2, fx_v2 a3, fx_v2 m0, fx_v2 m1, fx_v2 m2,
+                         fx_v2 p1, fx_v2 q2, fx_v2 r3, fx_v2 t3) {
+    const fx_v2 v3 = x - *ic2;
+    const fx_v2 v1 = a1 * *ic1 + a2 * v3;
+    const fx_v2 v2 = *ic2 + a2 * *ic1 + a3 * v3;
+    const fx_v2 y = m0 * x + m1 * v1 + m2 * v2;
+    const fx_v2 next1 = p1 * *ic1 + q2 * v3;
+    *ic2 = r3 * *ic2 + q2 * *ic1 + t3 * x;
+    *ic1 = next1;
+    return y;
+}
+
+// The bands run as a wavefront: in step j band b filters frame j − b, taking
+// band b − 1's output of the step before. So the bands of one step do not
+// wait on each other (a frame's trip through all of them is one band deep
+// per step, not six), and only the first and last (bands − 1) steps test
+// which bands have a frame.
+FX_INLINE void svf_cascade_body(float *left, float *right, int32_t frames, const float *coefficients, float *states,
+                                const int bands) {
+    fx_v2 a1[6], a2[6], a3[6], m0[6], m1[6], m2[6], p1[6], q2[6], r3[6], t3[6], ic1[6], ic2[6], carry[6];
+    for (int b = 0; b < bands; b++) {
+        const float *c = coefficients + b * FX_SVF_COEFFICIENTS;
+        a1[b] = c[0];
+        a2[b] = c[1];
+        a3[b] = c[2];
+        m0[b] = c[3];
+        m1[b] = c[4];
+        m2[b] = c[5];
+        p1[b] = 2 * c[0] - 1;
+        q2[b] = 2 * c[1];
+        r3[b] = 1 - 2 * c[2];
+        t3[b] = 2 * c[2];
+        const float *s = states + b * FX_SVF_STATES;
+        ic1[b] = (fx_v2){s[0], s[1]};
+        ic2[b] = (fx_v2){s[2], s[3]};
+        carry[b] = 0;
+    }
+#define FX_SVF_STEP(b, x) svf_step(x, &ic1[b], &ic2[b], a1[b], a2[b], a3[b], m0[b], m1[b], m2[b], p1[b], q2[b], r3[b], t3[b])
+    const int32_t last = bands - 1;
+    const int32_t steps = frames + last;
+    const int32_t steady_from = last, steady_to = frames;  // steps at which every band has a frame
+    for (int32_t j = 0; j < steps; j++) {
+        if (j == steady_from && steady_from < steady_to) {
+            for (; j < steady_to; j++) {
+                fx_v2 x = {left[j], right ? right[j] : 0.0f};
+                fx_v2 out[6];
+                out[0] = FX_SVF_STEP(0, x);
+                for (int b = 1; b < bands; b++) out[b] = FX_SVF_STEP(b, carry[b - 1]);
+                const int32_t k = j - last;
+                left[k] = out[last].x;
+                if (right) right[k] = out[last].y;
+                for (int b = 0; b < last; b++) carry[b] = out[b];
+            }
+            if (j >= steps) break;
+        }
+        fx_v2 out[6];
+        for (int b = 0; b < bands; b++) {
+            const int32_t k = j - b;
+            if (k < 0 || k >= frames) {
+                out[b] = carry[b];
+                continue;
+            }
+            fx_v2 x = b == 0 ? (fx_v2){left[k], right ? right[k] : 0.0f} : carry[b - 1];
+            out[b] = FX_SVF_STEP(b, x);
+        }
+        const int32_t k = j - last;
+        if (k >= 0 && k < frames) {
+            left[k] = out[last].x;
+            if (right) right[k] = out[last].y;
+        }
+        for (int b = 0; b < last; b++) carry[b] = out[b];
+    }
+#undef FX_SVF_STEP
+    for (int b = 0; b < bands; b++) {
+        float *s = states + b * FX_SVF_STATES;
+        s[0] = ic1[b].x;
+        s[1] = ic1[b].y;
+        s[2] = ic2[b].x;
+        s[3] = ic2[b].y;
+    }
+}
+
+// One instantiation per band count, so every band's state stays in registers.
+#define FX_SVF_SWITCH(left, right, frames, coefficients, states, bands)                                          \
+    switch (bands) {                                                                                           \
+    case 1: svf_cascade_body(left, right, frames, coefficients, states, 1); break;                              \
+    case 2: svf_cascade_body(left, right, frames, coefficients, states, 2); break;                              \
+    case 3: svf_cascade_body(left, right, frames, coefficients, states, 3); break;                              \
+    case 4: svf_cascade_body(left, right, frames, coefficients, states, 4); break;                              \
+    case 5: svf_cascade_body(left, right, frames, coefficients, states, 5); break;                              \
+    case 6: svf_cascade_body(left, right, frames, coefficients, states, 6); break;                              \
+    default: break;                                                                                            \
+    }
+
+static void svf_cascade_portable(float *left, float *right, int32_t frames, const float *coefficients, float *states,
+                                 int32_t bands) MK_NONBLOCKING {
+    FX_SVF_SWITCH(left, right, frames, coefficients, states, bands)
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2,fma"))) static void svf_cascade_avx2(float *left, float *right, int32_t frames,
+                                                                 const float *coefficients, float *states,
+                                                                 int32_t bands) MK_NONBLOCKING {
+    FX_SVF_SWITCH(left, right, frames, coefficients, states, bands)
+}
+#endif
+
+void fx_svf_cascade(int32_t level, float *left, float *right, int32_t frames, const float *coefficients,
+                    float *states, int32_t bands) MK_NONBLOCKING {
+#if defined(__x86_64__)
+    // Two lanes gain nothing from AVX-512 over AVX2: both levels take the FMA version.
+    if (level >= 1) {
+        svf_cascade_avx2(left, right, frames, coefficients, states, bands);
+        return;
+    }
+#else
+    (void)level;
+#endif
+    svf_cascade_portable(left, right, frames, coefficients, states, bands);
+}

@@ -1,3 +1,5 @@
+import CMixKernels
+
 // The parametric EQ: six bands of Simper's trapezoidal (TPT) state-variable
 // filter. Each band's response equals the RBJ cookbook biquad of its type
 // (both are the bilinear transform of the same analog prototype with the
@@ -136,11 +138,11 @@ extension RenderEffect {
         let header = memory.assumingMemoryBound(to: EQState.self)
         let rate = Float(sampleRate)
         var anyFading = false
-        // Settled bands wait here and are run as one cascade over the block
-        // (up to three at once), in band order; flat bands between them are
+        // Settled bands wait here and are run as one cascade over the block,
+        // in band order; flat bands between them are
         // skipped (the identity) and moving ones flush the wait first.
-        var settled = InlineArray<3, Int>(repeating: -1)
-        var settledCoefficients = InlineArray<3, SVFCoefficients>(
+        var settled = InlineArray<6, Int>(repeating: -1)
+        var settledCoefficients = InlineArray<6, SVFCoefficients>(
             repeating: SVFCoefficients(g: 0, k: 1, m0: 1, m1: 0, m2: 0))
         var settledBands = 0
         for b in 0..<EffectParameters.EQ.bandCount {
@@ -187,7 +189,6 @@ extension RenderEffect {
                     settled[settledBands] = b
                     settledCoefficients[settledBands] = next
                     settledBands += 1
-                    if settledBands == 3 { eqFlush(&settledBands, settled, settledCoefficients, base, stride: stride, frames: n) }
                 } else {
                     eqFlush(&settledBands, settled, settledCoefficients, base, stride: stride, frames: n)
                     for c in 0..<activeChannels {
@@ -213,110 +214,66 @@ extension RenderEffect {
     }
 
     /// Runs the `count` settled bands waiting in `bands` as one cascade over
-    /// every channel pair, then empties the wait. Runs on the render thread.
+    /// every channel pair (`fx_svf_cascade`: the two channels in the two
+    /// lanes of a vector, the bands' recursions overlapping, fused
+    /// multiply-adds where the CPU has them), then empties the wait. Runs on
+    /// the render thread.
     @_noLocks
     func eqFlush(
-        _ count: inout Int, _ bands: InlineArray<3, Int>, _ coefficients: InlineArray<3, SVFCoefficients>,
+        _ count: inout Int, _ bands: InlineArray<6, Int>, _ coefficients: InlineArray<6, SVFCoefficients>,
         _ base: UnsafeMutablePointer<Float>, stride: Int, frames n: Int
     ) {
         guard count > 0 else { return }
+        let perBand = Int(FX_SVF_COEFFICIENTS), statesPerBand = Int(FX_SVF_STATES)
+        let table = (memory + layout.offsets[2]).assumingMemoryBound(to: Float.self)
+        let states = table + EffectParameters.EQ.bandCount * perBand
+        for k in 0..<count {
+            let c = coefficients[k]
+            let a1 = 1 / (1 + c.g * (c.g + c.k)), a2 = c.g * a1, a3 = c.g * a2
+            let row = table + k * perBand
+            row[0] = a1
+            row[1] = a2
+            row[2] = a3
+            row[3] = c.m0
+            row[4] = c.m1
+            row[5] = c.m2
+        }
         var c = 0
         while c < activeChannels {
-            eqCascade(
-                base + c * stride, c + 1 < activeChannels ? base + (c + 1) * stride : nil, n, channel: c,
-                bands: bands, coefficients: coefficients, count: count)
+            let pair = c + 1 < activeChannels
+            for k in 0..<count {
+                let s0 = eqStates(band: bands[k], channel: c)
+                let s = states + k * statesPerBand
+                s[0] = s0[0]
+                s[2] = s0[1]
+                if pair {
+                    let s1 = eqStates(band: bands[k], channel: c + 1)
+                    s[1] = s1[0]
+                    s[3] = s1[1]
+                } else {
+                    s[1] = 0
+                    s[3] = 0
+                }
+            }
+            let level = kernelLevel, frames = Int32(truncatingIfNeeded: n), bandCount = Int32(truncatingIfNeeded: count)
+            let left = base + c * stride, right = pair ? base + (c + 1) * stride : nil
+            // Swift's performance checker cannot see into C: the kernel is
+            // `nonblocking`, proven by clang (fx_kernels.c).
+            _unsafePerformance { fx_svf_cascade(level, left, right, frames, table, states, bandCount) }
+            for k in 0..<count {
+                let s0 = eqStates(band: bands[k], channel: c)
+                let s = states + k * statesPerBand
+                s0[0] = s[0]
+                s0[1] = s[2]
+                if pair {
+                    let s1 = eqStates(band: bands[k], channel: c + 1)
+                    s1[0] = s[1]
+                    s1[1] = s[3]
+                }
+            }
             c += 2
         }
         count = 0
-    }
-
-    /// Filters `n` frames of channel `channel` at `x0` and, if given, of the
-    /// next channel at `x1`, in place, through the first `count` (1…3) of
-    /// `bands` in order, each with fixed `coefficients`: one pass, the two
-    /// channels in the two lanes of a vector, the bands' recursions
-    /// overlapping instead of running one after another. Each band's
-    /// arithmetic is ``svf(_:_:_:_:_:)``'s, so the result is bit for bit
-    /// that of filtering band after band. Runs on the render thread.
-    @_noLocks
-    func eqCascade(
-        _ x0: UnsafeMutablePointer<Float>, _ x1: UnsafeMutablePointer<Float>?, _ n: Int, channel: Int,
-        bands: InlineArray<3, Int>, coefficients: InlineArray<3, SVFCoefficients>, count: Int
-    ) {
-        // A missing band is the identity: g = 0 and m = (1, 0, 0) with its
-        // states at 0 pass the signal through exactly.
-        var ic1 = InlineArray<3, SIMD2<Float>>(repeating: .zero)
-        var ic2 = InlineArray<3, SIMD2<Float>>(repeating: .zero)
-        var a1 = InlineArray<3, Float>(repeating: 1), a2 = InlineArray<3, Float>(repeating: 0)
-        var a3 = InlineArray<3, Float>(repeating: 0)
-        var m0 = InlineArray<3, Float>(repeating: 1), m1 = InlineArray<3, Float>(repeating: 0)
-        var m2 = InlineArray<3, Float>(repeating: 0)
-        for k in 0..<count {
-            let c = coefficients[k]
-            a1[k] = 1 / (1 + c.g * (c.g + c.k))
-            a2[k] = c.g * a1[k]
-            a3[k] = c.g * a2[k]
-            m0[k] = c.m0
-            m1[k] = c.m1
-            m2[k] = c.m2
-            let s0 = eqStates(band: bands[k], channel: channel)
-            ic1[k].x = s0[0]
-            ic2[k].x = s0[1]
-            if x1 != nil {
-                let s1 = eqStates(band: bands[k], channel: channel + 1)
-                ic1[k].y = s1[0]
-                ic2[k].y = s1[1]
-            }
-        }
-        var p1 = ic1[0], q1 = ic2[0], p2 = ic1[1], q2 = ic2[1], p3 = ic1[2], q3 = ic2[2]
-        let (b1, c1, d1, e1, f1, h1) = (a1[0], a2[0], a3[0], m0[0], m1[0], m2[0])
-        let (b2, c2, d2, e2, f2, h2) = (a1[1], a2[1], a3[1], m0[1], m1[1], m2[1])
-        let (b3, c3, d3, e3, f3, h3) = (a1[2], a2[2], a3[2], m0[2], m1[2], m2[2])
-        @inline(__always)
-        func band(
-            _ v0: SIMD2<Float>, _ p: inout SIMD2<Float>, _ q: inout SIMD2<Float>, _ a1: Float, _ a2: Float,
-            _ a3: Float, _ m0: Float, _ m1: Float, _ m2: Float
-        ) -> SIMD2<Float> {
-            let v3 = v0 - q
-            let v1 = a1 * p + a2 * v3
-            let v2 = q + a2 * p + a3 * v3
-            p = 2 * v1 - p
-            q = 2 * v2 - q
-            return m0 * v0 + m1 * v1 + m2 * v2
-        }
-        if let x1 {
-            for j in 0..<n {
-                var y = SIMD2(x0[j], x1[j])
-                y = band(y, &p1, &q1, b1, c1, d1, e1, f1, h1)
-                y = band(y, &p2, &q2, b2, c2, d2, e2, f2, h2)
-                y = band(y, &p3, &q3, b3, c3, d3, e3, f3, h3)
-                x0[j] = y.x
-                x1[j] = y.y
-            }
-        } else {
-            for j in 0..<n {
-                var y = SIMD2(x0[j], 0)
-                y = band(y, &p1, &q1, b1, c1, d1, e1, f1, h1)
-                y = band(y, &p2, &q2, b2, c2, d2, e2, f2, h2)
-                y = band(y, &p3, &q3, b3, c3, d3, e3, f3, h3)
-                x0[j] = y.x
-            }
-        }
-        ic1[0] = p1
-        ic2[0] = q1
-        ic1[1] = p2
-        ic2[1] = q2
-        ic1[2] = p3
-        ic2[2] = q3
-        for k in 0..<count {
-            let s0 = eqStates(band: bands[k], channel: channel)
-            s0[0] = ic1[k].x
-            s0[1] = ic2[k].x
-            if x1 != nil {
-                let s1 = eqStates(band: bands[k], channel: channel + 1)
-                s1[0] = ic1[k].y
-                s1[1] = ic2[k].y
-            }
-        }
     }
 
     /// Filters `n` samples at `x` in place through one SVF band whose

@@ -362,7 +362,11 @@ struct StateLayout: BitwiseCopyable {
         diffuserRing = 0
         switch kind {
         case .parametricEQ:
-            sizes = [MemoryLayout<EQState>.stride, channels * EffectParameters.EQ.bandCount * 2 * 4]
+            // The bands' states per channel, then the cascade kernel's coefficient table and states.
+            sizes = [
+                MemoryLayout<EQState>.stride, channels * EffectParameters.EQ.bandCount * 2 * 4,
+                EffectParameters.EQ.bandCount * Int(FX_SVF_COEFFICIENTS + FX_SVF_STATES) * 4,
+            ]
         case .compressor:
             sizes = [MemoryLayout<CompressorState>.stride, RenderEffect.compressorChunk * 4]
         case .limiter:
@@ -414,6 +418,7 @@ struct StateLayout: BitwiseCopyable {
         case .parametricEQ:
             memory.bindMemory(to: EQState.self, capacity: 1)
             floats(1, end(1))
+            floats(2, end(2))
         case .compressor:
             memory.bindMemory(to: CompressorState.self, capacity: 1)
             floats(1, end(1))

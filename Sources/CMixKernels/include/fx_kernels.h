@@ -1,5 +1,6 @@
 // The bus effects' inner loops that plain Swift (built for baseline x86-64)
-// cannot make fast: the reverb's feedback network, 16 lines wide. Like the
+// cannot make fast: the reverb's feedback network, 16 lines wide, and the
+// EQ's cascade of bands with fused multiply-adds. Like the
 // mix kernels, each exists in one portable C version and, on x86-64, in an
 // AVX2+FMA and an AVX-512 version selected per call by `level`
 // (`fx_best_level`), and each is `nonblocking` (checked by clang).
@@ -40,6 +41,24 @@ int32_t fx_best_level(void);
 /// ≥ `loud_square` counts), or -1.
 int32_t fx_reverb_network(int32_t level, float *rows, float *mixed, const float *in_left, const float *in_right,
                           float *parameters, int32_t frames, float loud_square) MK_NONBLOCKING;
+
+/// Floats per band in `fx_svf_cascade`'s coefficients, and in its states.
+#define FX_SVF_COEFFICIENTS 6
+#define FX_SVF_STATES 4
+
+/// Filters `frames` frames of `left` and, unless NULL, `right` in place
+/// through `bands` (1…6) state-variable filter bands in order, each with
+/// fixed coefficients (Simper's trapezoidal SVF): per band, in
+/// `coefficients`, a1, a2, a3 (a1 = 1/(1 + g(g + k)), a2 = g·a1,
+/// a3 = g·a2) and the output mix m0, m1, m2; in `states` the band's
+/// ic1 (left, right) and ic2 (left, right), updated. The two channels run in
+/// the two lanes of a vector and the bands' recursions overlap. Per band
+/// and frame: v3 = x − ic2, v1 = a1·ic1 + a2·v3, v2 = ic2 + a2·ic1 + a3·v3,
+/// y = m0·x + m1·v1 + m2·v2, ic1 = 2·v1 − ic1, ic2 = 2·v2 − ic2 (the
+/// last two as (2a1 − 1)·ic1 + 2a2·v3 and (1 − 2a3)·ic2 + 2a2·ic1 + 2a3·x,
+/// one multiply-add deep from the state before).
+void fx_svf_cascade(int32_t level, float *left, float *right, int32_t frames, const float *coefficients,
+                    float *states, int32_t bands) MK_NONBLOCKING;
 
 #ifdef __cplusplus
 }
