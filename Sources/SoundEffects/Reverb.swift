@@ -375,29 +375,50 @@ extension RenderEffect {
             } else {
                 // One head: the chunk is written, then read (chunk + delay ≤ the ring).
                 let delay = st.pre.current
-                for j in 0..<chunk {
-                    let preSlot = (first &+ j) & preMask
-                    pre[preSlot] = inA[j]
-                    pre[preRing + preSlot] = inB[j]
+                var j = 0
+                while j < chunk {
+                    let w = (first &+ j) & preMask
+                    let m = min(chunk - j, preRing - w)
+                    let left = pre + w, right = pre + preRing + w, a = inA + j, b = inB + j
+                    for t in 0..<m {
+                        left[t] = a[t]
+                        right[t] = b[t]
+                    }
+                    j += m
                 }
-                for j in 0..<chunk {
-                    let slot = (first &+ j &- delay) & preMask
-                    inA[j] = pre[slot]
-                    inB[j] = pre[preRing + slot]
+                j = 0
+                while j < chunk {
+                    let r = (first &+ j &- delay) & preMask
+                    let m = min(chunk - j, preRing - r)
+                    let left = pre + r, right = pre + preRing + r, a = inA + j, b = inB + j
+                    for t in 0..<m {
+                        a[t] = left[t]
+                        b[t] = right[t]
+                    }
+                    j += m
                 }
             }
             // Diffusers: u = x − g·d, y = d + g·u (all-pass (g + z⁻ᴸ)/(1 + g·z⁻ᴸ)),
-            // a chunk at a time (no diffuser is shorter than the chunk).
+            // a chunk at a time (no diffuser is shorter than the chunk), in
+            // runs where neither the read nor the write head wraps, so each
+            // run is a plain loop over contiguous samples.
             for k in 0..<8 {
                 let g = ReverbDesign.diffuserGain(k & 3)
                 let ring = diffusers + k * diffuserRing
                 let signal = k < 4 ? inA : inB
                 let from = first - Int(st.diffuserDelays[k])
-                for j in 0..<chunk {
-                    let d = ring[(from &+ j) & diffuserMask]
-                    let u = flushTiny(signal[j] - g * d)
-                    ring[(first &+ j) & diffuserMask] = u
-                    signal[j] = d + g * u
+                var j = 0
+                while j < chunk {
+                    let r = (from &+ j) & diffuserMask, w = (first &+ j) & diffuserMask
+                    let m = min(min(chunk - j, diffuserRing - r), diffuserRing - w)
+                    let read = ring + r, write = ring + w, x = signal + j
+                    for t in 0..<m {
+                        let d = read[t]
+                        let u = flushTiny(x[t] - g * d)
+                        write[t] = u
+                        x[t] = d + g * u
+                    }
+                    j += m
                 }
             }
 
@@ -408,7 +429,14 @@ extension RenderEffect {
                 for i in 0..<16 {
                     let line = lines + i * ring
                     let from = first - Int(st.current[i])
-                    for j in 0..<chunk { frameMajor[j &* 16 &+ i] = line[(from &+ j) & mask] }
+                    var j = 0
+                    while j < chunk {
+                        let r = (from &+ j) & mask
+                        let m = min(chunk - j, ring - r)
+                        let read = line + r, rows = frameMajor + (j &* 16 &+ i)
+                        for t in 0..<m { rows[t &* 16] = read[t] }
+                        j += m
+                    }
                 }
                 let block = UnsafeMutableRawPointer(parameterBlock)
                 block.storeBytes(of: st.lowPass, toByteOffset: 0, as: SIMD16<Float>.self)
@@ -432,7 +460,14 @@ extension RenderEffect {
                 st.pole = block.load(fromByteOffset: 128, as: SIMD16<Float>.self)
                 for i in 0..<16 {
                     let line = lines + i * ring
-                    for j in 0..<chunk { line[(first &+ j) & mask] = frameMajor[j &* 16 &+ i] }
+                    var j = 0
+                    while j < chunk {
+                        let w = (first &+ j) & mask
+                        let m = min(chunk - j, ring - w)
+                        let write = line + w, rows = frameMajor + (j &* 16 &+ i)
+                        for t in 0..<m { write[t] = rows[t &* 16] }
+                        j += m
+                    }
                 }
             } else {
                 // A room-size crossfade (blocks of at most 16 frames): frame by
