@@ -47,23 +47,33 @@ FX_INLINE int fx_any(fx_i16 m) {
     return r != 0;
 }
 
-FX_INLINE int32_t reverb_network_body(float *rows, float *mixed, const float *in_left, const float *in_right,
-                                       float *parameters, int32_t frames, float loud_square) {
+FX_INLINE int32_t reverb_network_body(float *lines, int32_t ring_mask, int64_t first, const int32_t *lengths,
+                                       float *mixed, const float *in_left, const float *in_right, float *parameters,
+                                       int32_t frames, float loud_square) {
     fx_v16 *p = (fx_v16 *)parameters;
     fx_v16 state = p[0], gain = p[1], pole = p[2];
     const fx_v16 gain_step = p[3], pole_step = p[4], inject_left = p[5], inject_right = p[6];
     const float threshold = loud_square * (1.0f / 16.0f);
+    const fx_i16 lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const int32_t floats_mask = ring_mask * 16 + 15;
+    // Where lane i reads: line i's sample of frame first − length_i, as a float index.
+    fx_i16 read = lane;
+    for (int k = 0; k < 16; k++) read[k] += (int32_t)((first - lengths[k]) & ring_mask) * 16;
+    int32_t write = (int32_t)(first & ring_mask) * 16;
     int32_t loud = -1;
-    fx_v16 *r = (fx_v16 *)rows;
     fx_v16 *m = (fx_v16 *)mixed;
     for (int32_t j = 0; j < frames; j++) {
+        fx_v16 s;
+        for (int k = 0; k < 16; k++) s[k] = lines[read[k]];
+        read = (read + 16) & floats_mask;
         gain += gain_step;
         pole += pole_step;
-        fx_v16 f = fx_flush(gain * r[j] + pole * state);
+        fx_v16 f = fx_flush(gain * s + pole * state);
         state = f;
         if (fx_any(f * f >= threshold)) loud = j;
         fx_v16 v = fx_hadamard(f) * 0.25f;
-        r[j] = fx_flush(v + inject_left * in_left[j] + inject_right * in_right[j]);
+        *(fx_v16 *)(lines + write) = fx_flush(v + inject_left * in_left[j] + inject_right * in_right[j]);
+        write = (write + 16) & floats_mask;
         m[j] = v;
     }
     p[0] = state;
@@ -72,34 +82,34 @@ FX_INLINE int32_t reverb_network_body(float *rows, float *mixed, const float *in
     return loud;
 }
 
-static int32_t reverb_network_portable(float *rows, float *mixed, const float *in_left, const float *in_right,
-                                       float *parameters, int32_t frames, float loud_square) MK_NONBLOCKING {
-    return reverb_network_body(rows, mixed, in_left, in_right, parameters, frames, loud_square);
+#define FX_REVERB_PARAMETERS                                                                                     \
+    float *lines, int32_t ring_mask, int64_t first, const int32_t *lengths, float *mixed, const float *in_left,     \
+        const float *in_right, float *parameters, int32_t frames, float loud_square
+#define FX_REVERB_ARGUMENTS lines, ring_mask, first, lengths, mixed, in_left, in_right, parameters, frames, loud_square
+
+static int32_t reverb_network_portable(FX_REVERB_PARAMETERS) MK_NONBLOCKING {
+    return reverb_network_body(FX_REVERB_ARGUMENTS);
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2,fma"))) static int32_t
-reverb_network_avx2(float *rows, float *mixed, const float *in_left, const float *in_right, float *parameters,
-                    int32_t frames, float loud_square) MK_NONBLOCKING {
-    return reverb_network_body(rows, mixed, in_left, in_right, parameters, frames, loud_square);
+__attribute__((target("avx2,fma"))) static int32_t reverb_network_avx2(FX_REVERB_PARAMETERS) MK_NONBLOCKING {
+    return reverb_network_body(FX_REVERB_ARGUMENTS);
 }
 
 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))) static int32_t
-reverb_network_avx512(float *rows, float *mixed, const float *in_left, const float *in_right, float *parameters,
-                      int32_t frames, float loud_square) MK_NONBLOCKING {
-    return reverb_network_body(rows, mixed, in_left, in_right, parameters, frames, loud_square);
+reverb_network_avx512(FX_REVERB_PARAMETERS) MK_NONBLOCKING {
+    return reverb_network_body(FX_REVERB_ARGUMENTS);
 }
 #endif
 
-int32_t fx_reverb_network(int32_t level, float *rows, float *mixed, const float *in_left, const float *in_right,
-                          float *parameters, int32_t frames, float loud_square) MK_NONBLOCKING {
+int32_t fx_reverb_network(int32_t level, FX_REVERB_PARAMETERS) MK_NONBLOCKING {
 #if defined(__x86_64__)
-    if (level >= 2) return reverb_network_avx512(rows, mixed, in_left, in_right, parameters, frames, loud_square);
-    if (level == 1) return reverb_network_avx2(rows, mixed, in_left, in_right, parameters, frames, loud_square);
+    if (level >= 2) return reverb_network_avx512(FX_REVERB_ARGUMENTS);
+    if (level == 1) return reverb_network_avx2(FX_REVERB_ARGUMENTS);
 #else
     (void)level;
 #endif
-    return reverb_network_portable(rows, mixed, in_left, in_right, parameters, frames, loud_square);
+    return reverb_network_portable(FX_REVERB_ARGUMENTS);
 }
 
 // MARK: - The EQ's cascade

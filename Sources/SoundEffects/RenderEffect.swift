@@ -110,7 +110,7 @@ package struct RenderEffect: BitwiseCopyable {
     /// as if the room were smaller.
     /// At 48 kHz: parametric EQ 0.4 KiB (2 channels) / 0.6 KiB (8);
     /// compressor 0.6 KiB; limiter 16 / 28 KiB; delay 1 / 4 MiB (one
-    /// 131 072-frame line per channel); reverb 433 KiB whatever the channels.
+    /// 131 072-frame line per channel); reverb 426 KiB whatever the channels.
     package static func stateBytes(kind: EffectKind, channels: Int, capacityRate: Double) -> Int {
         StateLayout(kind: kind, channels: max(1, min(channels, 8)), capacityRate: sanitizedRate(capacityRate))
             .totalBytes
@@ -387,11 +387,11 @@ struct StateLayout: BitwiseCopyable {
             sizes = [
                 MemoryLayout<ReverbState>.stride, ReverbDesign.lines * ring * 4, 2 * preRing * 4,
                 ReverbDesign.diffusers * 2 * diffuserRing * 4,
-                // The block path's scratch: the lines' samples frame by frame,
-                // the mixed outputs frame by frame, the network kernel's
-                // parameters and the two diffused inputs.
-                block * ReverbDesign.lines * 4, block * ReverbDesign.lines * 4,
-                (Int(FX_REVERB_PARAMETER_FLOATS) + 2 * block) * 4,
+                // The block path's scratch: the mixed outputs frame by frame,
+                // the network kernel's parameters and the two diffused
+                // inputs, the lines' lengths for the kernel (Int32).
+                block * ReverbDesign.lines * 4, (Int(FX_REVERB_PARAMETER_FLOATS) + 2 * block) * 4,
+                ReverbDesign.lines * 4,
             ]
         }
         regions = sizes.count
@@ -425,13 +425,15 @@ struct StateLayout: BitwiseCopyable {
         case .limiter:
             memory.bindMemory(to: LimiterState.self, capacity: 1)
             for region in 1...5 { floats(region, end(region)) }
+            (memory + offsets[6]).bindMemory(to: Int32.self, capacity: ReverbDesign.lines)
             (memory + offsets[6]).bindMemory(to: Int.self, capacity: (totalBytes - offsets[6]) / 8)
         case .delay:
             memory.bindMemory(to: DelayState.self, capacity: 1)
             floats(1, end(1))
         case .reverb:
             memory.bindMemory(to: ReverbState.self, capacity: 1)
-            for region in 1...6 { floats(region, end(region)) }
+            for region in 1...5 { floats(region, end(region)) }
+            (memory + offsets[6]).bindMemory(to: Int32.self, capacity: ReverbDesign.lines)
         }
     }
 

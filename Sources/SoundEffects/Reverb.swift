@@ -164,27 +164,6 @@ extension RenderEffect {
             base[Int(index[12])], base[Int(index[13])], base[Int(index[14])], base[Int(index[15])])
     }
 
-    /// Stores lane k of `v` at `base + index[k]` (k = 0…15). Render-safe.
-    @_noLocks @inline(__always)
-    static func scatter(_ v: SIMD16<Float>, _ base: UnsafeMutablePointer<Float>, _ index: SIMD16<Int32>) {
-        base[Int(index[0])] = v[0]
-        base[Int(index[1])] = v[1]
-        base[Int(index[2])] = v[2]
-        base[Int(index[3])] = v[3]
-        base[Int(index[4])] = v[4]
-        base[Int(index[5])] = v[5]
-        base[Int(index[6])] = v[6]
-        base[Int(index[7])] = v[7]
-        base[Int(index[8])] = v[8]
-        base[Int(index[9])] = v[9]
-        base[Int(index[10])] = v[10]
-        base[Int(index[11])] = v[11]
-        base[Int(index[12])] = v[12]
-        base[Int(index[13])] = v[13]
-        base[Int(index[14])] = v[14]
-        base[Int(index[15])] = v[15]
-    }
-
     /// Runs the reverb over `frames` frames whose parameters move from
     /// `from` to `to` (wet, dry, the stereo input and the lines' absorption
     /// filters per frame, the filters recomputed per block for the decay,
@@ -291,9 +270,9 @@ extension RenderEffect {
         }
         let (injectLeft, injectRight) = ReverbDesign.inputGains()
 
-        // Line i lives at lines + i·ring; indices as Int32 lanes (16·ring < 2³¹).
-        var bases = SIMD16<Int32>(repeating: 0)
-        for i in 0..<16 { bases[i] = Int32(truncatingIfNeeded: i * ring) }
+        // The lines are one frame-major ring: line i's sample of frame t at
+        // lines[(t & mask)·16 + i]; indices as Int32 lanes (16·ring < 2³¹).
+        let lanes = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
         let masks = SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: mask))
         let inv = 1 / Float(n)
         let wetFrom = from.reverbWet * 0.25, wetStep = (to.reverbWet * 0.25 - wetFrom) * inv
@@ -302,10 +281,10 @@ extension RenderEffect {
         let preFadeFrames = Int(sampleRate * 0.02)
         var loud = lastLoud
         let block = ReverbDesign.blockFrames
-        let frameMajor = (memory + layout.offsets[4]).assumingMemoryBound(to: Float.self)
-        let mixed = (memory + layout.offsets[5]).assumingMemoryBound(to: Float.self)
-        let parameterBlock = (memory + layout.offsets[6]).assumingMemoryBound(to: Float.self)
+        let mixed = (memory + layout.offsets[4]).assumingMemoryBound(to: Float.self)
+        let parameterBlock = (memory + layout.offsets[5]).assumingMemoryBound(to: Float.self)
         let inputs = parameterBlock + Int(FX_REVERB_PARAMETER_FLOATS)
+        let kernelLengths = (memory + layout.offsets[6]).assumingMemoryBound(to: Int32.self)
         var done = 0
         while done < n {
             // A chunk no longer than the shortest line: every sample the
@@ -424,20 +403,8 @@ extension RenderEffect {
 
             // 2. The network.
             if st.fadeLength == 0 {
-                // Settled: each line's chunk is read into frame-major rows,
-                // mixed row by row, and written back a line at a time.
-                for i in 0..<16 {
-                    let line = lines + i * ring
-                    let from = first - Int(st.current[i])
-                    var j = 0
-                    while j < chunk {
-                        let r = (from &+ j) & mask
-                        let m = min(chunk - j, ring - r)
-                        let read = line + r, rows = frameMajor + (j &* 16 &+ i)
-                        for t in 0..<m { rows[t &* 16] = read[t] }
-                        j += m
-                    }
-                }
+                // Settled: the C kernel, frame by frame over the chunk, reading
+                // each line at its length and writing each frame's row.
                 let block = UnsafeMutableRawPointer(parameterBlock)
                 block.storeBytes(of: st.lowPass, toByteOffset: 0, as: SIMD16<Float>.self)
                 block.storeBytes(of: st.feed, toByteOffset: 64, as: SIMD16<Float>.self)
@@ -451,36 +418,28 @@ extension RenderEffect {
                 let level = kernelLevel
                 let count = Int32(truncatingIfNeeded: chunk)
                 let loudSquare = RenderEffect.silence * RenderEffect.silence
+                for i in 0..<16 { kernelLengths[i] = st.current[i] }
+                let ringMask = Int32(truncatingIfNeeded: mask), start = Int64(first)
                 let loudInChunk = _unsafePerformance {
-                    fx_reverb_network(level, frameMajor, mixed, inA, inB, parameterBlock, count, loudSquare)
+                    fx_reverb_network(
+                        level, lines, ringMask, start, kernelLengths, mixed, inA, inB, parameterBlock, count, loudSquare)
                 }
                 if loudInChunk >= 0 { loud = max(loud, first + Int(loudInChunk)) }
                 st.lowPass = block.load(fromByteOffset: 0, as: SIMD16<Float>.self)
                 st.feed = block.load(fromByteOffset: 64, as: SIMD16<Float>.self)
                 st.pole = block.load(fromByteOffset: 128, as: SIMD16<Float>.self)
-                for i in 0..<16 {
-                    let line = lines + i * ring
-                    var j = 0
-                    while j < chunk {
-                        let w = (first &+ j) & mask
-                        let m = min(chunk - j, ring - w)
-                        let write = line + w, rows = frameMajor + (j &* 16 &+ i)
-                        for t in 0..<m { write[t] = rows[t &* 16] }
-                        j += m
-                    }
-                }
             } else {
                 // A room-size crossfade (blocks of at most 16 frames): frame by
                 // frame, each line read through both heads.
                 for j in 0..<chunk {
                     let now = first + j
                     let slot = Int32(truncatingIfNeeded: now & mask)
-                    var s = RenderEffect.gather(lines, bases &+ ((slot &- st.current) & masks))
+                    var s = RenderEffect.gather(lines, ((slot &- st.current) & masks) &* 16 &+ lanes)
                     if st.fadeLength > 0 {
                         st.fadePosition += 1
                         let t = min(1, Float(st.fadePosition) / Float(st.fadeLength))
                         let w = t * t * (3 - 2 * t)
-                        let incoming = RenderEffect.gather(lines, bases &+ ((slot &- st.next) & masks))
+                        let incoming = RenderEffect.gather(lines, ((slot &- st.next) & masks) &* 16 &+ lanes)
                         s += (incoming - s) * w
                         if st.fadePosition >= st.fadeLength {
                             st.current = st.next
@@ -495,7 +454,7 @@ extension RenderEffect {
                     if (f * f).sum() >= RenderEffect.silence * RenderEffect.silence { loud = now }
                     let v = RenderEffect.hadamard(f) * 0.25
                     let w = flushTiny(v + injectLeft * inA[j] + injectRight * inB[j])
-                    RenderEffect.scatter(w, lines, bases &+ slot)
+                    UnsafeMutableRawPointer(lines).storeBytes(of: w, toByteOffset: Int(slot) &* 64, as: SIMD16<Float>.self)
                     UnsafeMutableRawPointer(mixed).storeBytes(of: v, toByteOffset: j &* 64, as: SIMD16<Float>.self)
                 }
             }

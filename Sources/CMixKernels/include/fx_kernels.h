@@ -23,11 +23,13 @@ int32_t fx_best_level(void);
 
 /// Runs the reverb's 16-line feedback network over `frames` frames.
 ///
-/// `rows` (64-byte aligned) holds 16 floats per frame: on entry the lines'
-/// outputs for that frame (line i in lane i), on return what is written back
-/// into the lines. `mixed` (64-byte aligned) receives each frame's mix of the
-/// filtered line outputs (the 16 × 16 Hadamard matrix / 4). `in_left` and
-/// `in_right` are the diffused inputs, one per frame.
+/// `lines` (64-byte aligned) is the lines' ring, frame-major: `ring_mask` + 1
+/// rows (a power of two) of 16 floats, line i's sample of frame t at
+/// `lines[(t & ring_mask) · 16 + i]`. Frame `first` + j reads line i at
+/// frame `first` + j − `lengths[i]` (each length < the ring) and then writes
+/// its whole row. `mixed` (64-byte aligned) receives each frame's mix of
+/// the filtered line outputs (the 16 × 16 Hadamard matrix / 4). `in_left`
+/// and `in_right` are the diffused inputs, one per frame.
 ///
 /// `parameters` (64-byte aligned), 16 floats each: 0 the absorption filters'
 /// states (updated), 1 their input gains (updated: each frame first adds 3),
@@ -35,12 +37,13 @@ int32_t fx_best_level(void);
 /// steps, 5 and 6 the left and right inputs' gains into the lines.
 ///
 /// Per frame: f = flush(gain · line + pole · state); state = f; v = H·f / 4;
-/// written back flush(v + left·inject_left + right·inject_right), with flush
-/// zeroing |x| < 1e-15. Returns the last frame at which some lane of f had
-/// f² ≥ `loud_square` / 16 (so any frame whose f carries energy
+/// the row written is flush(v + left·inject_left + right·inject_right), with
+/// flush zeroing |x| < 1e-15. Returns the last frame at which some lane of f
+/// had f² ≥ `loud_square` / 16 (so any frame whose f carries energy
 /// ≥ `loud_square` counts), or -1.
-int32_t fx_reverb_network(int32_t level, float *rows, float *mixed, const float *in_left, const float *in_right,
-                          float *parameters, int32_t frames, float loud_square) MK_NONBLOCKING;
+int32_t fx_reverb_network(int32_t level, float *lines, int32_t ring_mask, int64_t first, const int32_t *lengths,
+                          float *mixed, const float *in_left, const float *in_right, float *parameters,
+                          int32_t frames, float loud_square) MK_NONBLOCKING;
 
 /// Floats per band in `fx_svf_cascade`'s coefficients, and in its states.
 #define FX_SVF_COEFFICIENTS 6
