@@ -287,17 +287,14 @@ extension RenderEffect {
         let kernelLengths = (memory + layout.offsets[6]).assumingMemoryBound(to: Int32.self)
         var done = 0
         while done < n {
-            // A chunk no longer than the shortest line: every sample the
-            // network reads in it was written before it, so the lines can be
-            // read and written a chunk at a time instead of frame by frame.
-            // (A one-head pre-delay is written a chunk before it is read: chunk + delay ≤ its ring.)
+            // A chunk: at most `block` frames (the scratch), no longer than
+            // the shortest diffuser (each diffuser runs a chunk at a time, so
+            // nothing it reads may be written in the same chunk), and such
+            // that a one-head pre-delay, written a chunk before it is read,
+            // fits its ring (chunk + delay ≤ the ring). The network needs no
+            // limit: it reads and writes frame by frame, in order.
             var chunk = min(min(block, n - done), preRing - max(max(st.pre.current, st.pre.next), preFrames))
             for k in 0..<8 { chunk = min(chunk, Int(st.diffuserDelays[k])) }
-            if st.fadeLength == 0 {
-                var shortest = Int32.max
-                for i in 0..<16 { shortest = min(shortest, st.current[i]) }
-                chunk = min(chunk, Int(shortest))
-            }
             chunk = max(1, chunk)
             let first = frame + done
 
