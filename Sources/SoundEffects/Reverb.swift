@@ -42,8 +42,8 @@ enum ReverbDesign {
     static var longestLineSeconds: Float { @_noLocks @inline(__always) get { 0.08297 } }
     /// The longest diffuser (the right side's longest), seconds.
     static var longestDiffuserSeconds: Float { @_noLocks @inline(__always) get { 0.01275 * 1.08 } }
-    /// Frames the network runs in one chunk at most (shorter if a line is
-    /// shorter): the size of the block path's scratch rows.
+    /// Frames in one chunk at most (shorter if a diffuser is shorter): the
+    /// size of the chunked path's scratch (the mixed rows, the two inputs).
     static var blockFrames: Int { @_noLocks @inline(__always) get { 128 } }
     /// Frames over which the lines crossfade to a new room size, per second of rate.
     static var roomFadeSeconds: Double { @_noLocks @inline(__always) get { 0.04 } }
@@ -285,6 +285,13 @@ extension RenderEffect {
         let parameterBlock = (memory + layout.offsets[5]).assumingMemoryBound(to: Float.self)
         let inputs = parameterBlock + Int(FX_REVERB_PARAMETER_FLOATS)
         let kernelLengths = (memory + layout.offsets[6]).assumingMemoryBound(to: Int32.self)
+        // The kernel's parameters that hold for the whole call; the filters'
+        // states, gains and poles are stored before each chunk.
+        let kernelParameters = UnsafeMutableRawPointer(parameterBlock)
+        kernelParameters.storeBytes(of: feedStep, toByteOffset: 192, as: SIMD16<Float>.self)
+        kernelParameters.storeBytes(of: poleStep, toByteOffset: 256, as: SIMD16<Float>.self)
+        kernelParameters.storeBytes(of: injectLeft, toByteOffset: 320, as: SIMD16<Float>.self)
+        kernelParameters.storeBytes(of: injectRight, toByteOffset: 384, as: SIMD16<Float>.self)
         var done = 0
         while done < n {
             // A chunk: at most `block` frames (the scratch), no longer than
@@ -402,14 +409,9 @@ extension RenderEffect {
             if st.fadeLength == 0 {
                 // Settled: the C kernel, frame by frame over the chunk, reading
                 // each line at its length and writing each frame's row.
-                let block = UnsafeMutableRawPointer(parameterBlock)
-                block.storeBytes(of: st.lowPass, toByteOffset: 0, as: SIMD16<Float>.self)
-                block.storeBytes(of: st.feed, toByteOffset: 64, as: SIMD16<Float>.self)
-                block.storeBytes(of: st.pole, toByteOffset: 128, as: SIMD16<Float>.self)
-                block.storeBytes(of: feedStep, toByteOffset: 192, as: SIMD16<Float>.self)
-                block.storeBytes(of: poleStep, toByteOffset: 256, as: SIMD16<Float>.self)
-                block.storeBytes(of: injectLeft, toByteOffset: 320, as: SIMD16<Float>.self)
-                block.storeBytes(of: injectRight, toByteOffset: 384, as: SIMD16<Float>.self)
+                kernelParameters.storeBytes(of: st.lowPass, toByteOffset: 0, as: SIMD16<Float>.self)
+                kernelParameters.storeBytes(of: st.feed, toByteOffset: 64, as: SIMD16<Float>.self)
+                kernelParameters.storeBytes(of: st.pole, toByteOffset: 128, as: SIMD16<Float>.self)
                 // Swift's performance checker cannot see into C: the kernel is
                 // `nonblocking`, proven by clang (fx_kernels.c).
                 let level = kernelLevel
@@ -422,9 +424,9 @@ extension RenderEffect {
                         level, lines, ringMask, start, kernelLengths, mixed, inA, inB, parameterBlock, count, loudSquare)
                 }
                 if loudInChunk >= 0 { loud = max(loud, first + Int(loudInChunk)) }
-                st.lowPass = block.load(fromByteOffset: 0, as: SIMD16<Float>.self)
-                st.feed = block.load(fromByteOffset: 64, as: SIMD16<Float>.self)
-                st.pole = block.load(fromByteOffset: 128, as: SIMD16<Float>.self)
+                st.lowPass = kernelParameters.load(fromByteOffset: 0, as: SIMD16<Float>.self)
+                st.feed = kernelParameters.load(fromByteOffset: 64, as: SIMD16<Float>.self)
+                st.pole = kernelParameters.load(fromByteOffset: 128, as: SIMD16<Float>.self)
             } else {
                 // A room-size crossfade (blocks of at most 16 frames): frame by
                 // frame, each line read through both heads.
