@@ -156,16 +156,48 @@ MK_INLINE void scale_body(float *L, float *R, float g, float dg, int32_t n) MK_N
     }
 }
 
+// The meter runs in 16 lanes with a fixed order: lane j takes frames j,
+// j + 16, j + 32, …, and the lanes are summed pairwise at the end. So it
+// vectorises (a plain running sum is a float reduction the compiler may not
+// reorder) and gives the same figure at every kernel level: each lane's
+// arithmetic is the same whatever the vector width, and no multiply is fused
+// into an add.
+enum { MEASURE_LANES = 16 };
+
 MK_INLINE void measure_body(const float *L, const float *R, int32_t n, float *peak, double *sum_squares) MK_NONBLOCKING {
-    float m = *peak, s = 0;
-    for (int32_t i = 0; i < n; i++) {
-        float a = fabsf(L[i]), b = fabsf(R[i]);
-        m = a > m ? a : m;
-        m = b > m ? b : m;
-        s += L[i] * L[i] + R[i] * R[i];
+#pragma clang fp contract(off)
+    float m[MEASURE_LANES], s[MEASURE_LANES];
+    for (int j = 0; j < MEASURE_LANES; j++) {
+        m[j] = *peak;
+        s[j] = 0;
     }
-    *peak = m;
-    *sum_squares += s;
+    int32_t i = 0;
+    for (; i + MEASURE_LANES <= n; i += MEASURE_LANES) {
+        for (int j = 0; j < MEASURE_LANES; j++) {
+            float l = L[i + j], r = R[i + j];
+            float a = fabsf(l), b = fabsf(r);
+            float x = a > b ? a : b;
+            m[j] = x > m[j] ? x : m[j];
+            float ll = l * l, rr = r * r;
+            s[j] += ll + rr;
+        }
+    }
+    for (int j = 0; i + j < n; j++) {
+        float l = L[i + j], r = R[i + j];
+        float a = fabsf(l), b = fabsf(r);
+        float x = a > b ? a : b;
+        m[j] = x > m[j] ? x : m[j];
+        float ll = l * l, rr = r * r;
+        s[j] += ll + rr;
+    }
+    for (int width = MEASURE_LANES / 2; width > 0; width /= 2) {
+        for (int j = 0; j < width; j++) {
+            m[j] = m[j + width] > m[j] ? m[j + width] : m[j];
+            s[j] += s[j + width];
+        }
+    }
+    *peak = m[0];
+    *sum_squares += s[0];
 }
 
 MK_INLINE float clip_one(float x) MK_NONBLOCKING {

@@ -42,8 +42,9 @@ package struct RenderEffect: BitwiseCopyable {
     /// minimum): what a crossfaded discrete change (an EQ band's type) takes.
     var transitionFrames: Int
     /// The instruction-set level of the C kernels this effect calls
-    /// (`fx_best_level`: 2 AVX-512, 1 AVX2+FMA, 0 portable); tests lower it
-    /// to compare the levels.
+    /// (2 AVX-512, 1 AVX2+FMA, 0 portable): the mixer's kernel set's, at
+    /// most the CPU's best (`fx_best_level`); tests lower it to compare the
+    /// levels.
     package var kernelLevel: Int32
     /// The rate the effect renders at, Hz.
     package private(set) var sampleRate: Double
@@ -123,10 +124,12 @@ package struct RenderEffect: BitwiseCopyable {
     /// `memory` must hold ``stateBytes(kind:channels:capacityRate:)`` bytes
     /// for the same `kind` and `channels` with `capacityRate` equal to this
     /// `sampleRate` (the memory is laid out for it), 64-byte aligned; this
-    /// zeroes it. The parameters start settled (no ramp).
+    /// zeroes it. The parameters start settled (no ramp). `kernelLevel`
+    /// picks the C kernels' instruction set (`fx_kernels.h`; nil: the
+    /// CPU's best); a level the CPU cannot run is lowered to its best.
     package static func make(
         kind: EffectKind, parameters: EffectParameters, channels: Int, sampleRate: Double,
-        memory: UnsafeMutableRawPointer
+        memory: UnsafeMutableRawPointer, kernelLevel: Int32? = nil
     ) -> RenderEffect {
         let rate = sanitizedRate(sampleRate)
         let capacity = max(1, min(channels, 8))
@@ -136,9 +139,10 @@ package struct RenderEffect: BitwiseCopyable {
         }
         let layout = StateLayout(kind: kind, channels: capacity, capacityRate: rate)
         layout.bind(memory, kind: kind)
+        let best = fx_best_level()
         var effect = RenderEffect(
             kind: kind, target: clean, current: clean, rampFrom: clean, rampTo: clean, rampLength: 0,
-            rampPosition: 0, transitionFrames: 1, kernelLevel: fx_best_level(), sampleRate: rate, capacityRate: rate, capacityChannels: capacity,
+            rampPosition: 0, transitionFrames: 1, kernelLevel: min(max(kernelLevel ?? best, 0), best), sampleRate: rate, capacityRate: rate, capacityChannels: capacity,
             channels: 0, activeChannels: 0, memory: memory, layout: layout,
             isRinging: false, latencyFrames: 0, fresh: true, needsTicks: false, frame: 0, lastLoud: 0)
         effect.clearState()

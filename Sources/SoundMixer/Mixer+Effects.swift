@@ -42,7 +42,9 @@ extension Mixer {
             if sidechain != nil && effect.kind != .compressor {
                 throw .invalidParameter("a sidechain keys a compressor only, not a \(effect.kind.name)")
             }
-            block = EffectBlock.make(effect.kind, parameters, rate: Double(max(configuration.sampleRate, 48_000)))
+            block = EffectBlock.make(
+                effect.kind, parameters, rate: Double(max(configuration.sampleRate, 48_000)),
+                kernelLevel: configuration.kernels.effectsLevel)
         }
         do throws(SoundEngineError) {
             reclaimEffects()
@@ -139,13 +141,14 @@ struct EffectBlock: @unchecked Sendable {
     /// Bytes before the state: the render effect, rounded to a cache line.
     static var headerBytes: Int { (MemoryLayout<RenderEffect>.stride + 63) & ~63 }
 
-    /// Allocates and initialises an effect for 8 channels at `rate`.
-    static func make(_ kind: EffectKind, _ parameters: EffectParameters, rate: Double) -> EffectBlock {
+    /// Allocates and initialises an effect for 8 channels at `rate`, its
+    /// kernels at `kernelLevel` (``KernelSelection/effectsLevel``).
+    static func make(_ kind: EffectKind, _ parameters: EffectParameters, rate: Double, kernelLevel: Int32) -> EffectBlock {
         let stateBytes = RenderEffect.stateBytes(kind: kind, channels: RenderCore.maxChannels, capacityRate: rate)
         let memory = UnsafeMutableRawPointer.allocate(byteCount: headerBytes + stateBytes, alignment: 64)
         let effect = RenderEffect.make(
             kind: kind, parameters: parameters, channels: RenderCore.maxChannels, sampleRate: rate,
-            memory: memory + headerBytes)
+            memory: memory + headerBytes, kernelLevel: kernelLevel)
         memory.bindMemory(to: RenderEffect.self, capacity: 1).initialize(to: effect)
         return EffectBlock(pointer: memory, kind: kind)
     }

@@ -143,6 +143,18 @@ package enum KernelSelection: Sendable, Hashable, CaseIterable {
     /// Whether this CPU can run the set (always for `automatic` and `portable`).
     package var isSupported: Bool { mk_kernels_supported(choice) != 0 }
 
+    /// The effects kernels' level for this set (`fx_kernels.h`: 0 portable,
+    /// 1 AVX2+FMA, 2 AVX-512): the same instruction set as the mix kernels,
+    /// so a mixer forced to `portable` runs no vector effects either.
+    var effectsLevel: Int32 {
+        switch self {
+        case .automatic: fx_best_level()
+        case .portable: 0
+        case .avx2: 1
+        case .avx512: 2
+        }
+    }
+
     var choice: mk_kernel_choice {
         switch self {
         case .automatic: MK_KERNELS_AUTOMATIC

@@ -134,4 +134,29 @@ struct BusEffectTests {
         #expect(mixer.busEffect(b, index: 1) == nil && mixer.busEffect(c, index: 1) == nil)
         #expect(mixer.busEffect(c, index: 0)?.sidechain == a)
     }
+
+    /// The effects' C kernels follow the mixer's kernel set, so a mixer
+    /// forced to `portable` (to rule the vector kernels out) runs no vector
+    /// effects either; a set the CPU cannot run is refused before that.
+    @Test("the effects' kernels follow the mixer's kernel set", arguments: KernelSelection.allCases)
+    func effectsFollowTheKernelSet(kernels: KernelSelection) throws {
+        guard kernels.isSupported else { return }
+        let mixer = try makeMixer { $0.kernels = kernels }
+        try mixer.setBusEffect(.master, index: 0, (.reverb, EffectParameters.defaults(for: .reverb)))
+        try mixer.setBusEffect(.master, index: 1, (.parametricEQ, EffectParameters.defaults(for: .parametricEQ)))
+        let levels = mixer.control.withLock { state in
+            state.graph.buses[0].effects.compactMap { effect in
+                effect.map { $0.block.pointer.assumingMemoryBound(to: RenderEffect.self).pointee.kernelLevel }
+            }
+        }
+        let expected: Int32 =
+            switch kernels {
+            case .portable: 0
+            case .avx2: 1
+            case .avx512: 2
+            case .automatic:
+                KernelSelection.avx512.isSupported ? 2 : KernelSelection.avx2.isSupported ? 1 : 0
+            }
+        #expect(levels == [expected, expected])
+    }
 }

@@ -219,6 +219,48 @@ struct KernelLevelTests {
         #expect(failures == 0)
     }
 
+    /// The meter is the same figure at every kernel level, bit for bit, and
+    /// within float rounding of a double-precision sum; every length, the
+    /// 16-lane tail included, and a NaN neither becomes the peak nor hides it.
+    @Test("the meter gives the same figure in every kernel set", arguments: [1, 15, 16, 17, 333, 512, 1000])
+    func meter(frames: Int) throws {
+        var random = SplitMix64(state: UInt64(frames))
+        let left = (0..<frames).map { _ in Float.random(in: -1...1, using: &random) }
+        var right = (0..<frames).map { _ in Float.random(in: -0.5...0.5, using: &random) }
+        right[frames / 2] = .nan
+        right[frames - 1] = frames == 1 ? 1.5 : right[frames - 1]
+        var results: [(peak: Float, sum: Double)] = []
+        for choice in mk_kernel_choice.sets where mk_kernels_supported(choice) != 0 {
+            let table = try #require(mk_select_kernels(choice))
+            var peak: Float = 0.25
+            var sum = 1.0
+            mk_measure(table, left, right, Int32(frames), &peak, &sum)
+            results.append((peak, sum))
+        }
+        #expect(results.count >= 1)
+        for result in results.dropFirst() {
+            #expect(result.peak == results[0].peak)
+            #expect(result.sum.bitPattern == results[0].sum.bitPattern, "\(result.sum) against \(results[0].sum)")
+        }
+        let finite = (left + right).filter { !$0.isNaN }
+        let expectedPeak = max(0.25, finite.map { abs($0) }.max() ?? 0)
+        #expect(results[0].peak == expectedPeak)
+        // The NaN's square is in the sum, as it was in the scalar meter.
+        if frames > 2 {
+            #expect(results[0].sum.isNaN)
+        } else {
+            let exact = 1 + finite.reduce(0.0) { $0 + Double($1) * Double($1) }
+            #expect(abs(results[0].sum - exact) <= 1e-6 * exact)
+        }
+        var clean = right
+        clean[frames / 2] = 0
+        var peak: Float = 0
+        var sum = 0.0
+        mk_measure(mk_select_kernels(MK_KERNELS_AUTOMATIC), left, clean, Int32(frames), &peak, &sum)
+        let exact = zip(left, clean).reduce(0.0) { $0 + Double($1.0) * Double($1.0) + Double($1.1) * Double($1.1) }
+        #expect(abs(sum - exact) <= 1e-6 * exact, "\(sum) against \(exact)")
+    }
+
     @Test("a set the CPU cannot run is refused, and automatic picks the widest one it can")
     func selection() throws {
         for kernels in KernelSelection.allCases where !kernels.isSupported {
