@@ -137,6 +137,11 @@ extension RenderCore {
     mutating func renderWithSends(_ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, bus: Int) -> Bool {
         let slot = Int(voice - voices)
         let count = Int(voice.pointee.sendCount)
+        // Most voices join the group the voice before opened: checked in
+        // place, without building a key.
+        if sendGroup.open && joins(slot, bus: bus, count: count) {
+            return renderDry(voice, from: offset, into: sendScratch, bus: bus, shared: false, batchDirect: true)
+        }
         if let key = settledSends(slot, bus: bus, count: count) {
             if !sendGroup.open || !sendGroup.same(as: key) {
                 flushSendGroup()
@@ -177,6 +182,26 @@ extension RenderCore {
             voiceExtras[slot].sendGains[s] = ramp
         }
         return alive
+    }
+
+    /// Whether voice `slot` (own bus `bus`, `count` sends) belongs in the
+    /// open send group: the same bus, and each send settled, to the group's
+    /// bus at the group's gain (bit for bit). Reads the voice's sends in place.
+    @_noLocks @inline(__always)
+    func joins(_ slot: Int, bus: Int, count: Int) -> Bool {
+        guard sendGroup.bus == bus, sendGroup.count == count else { return false }
+        let extras = voiceExtras + slot
+        var s = 0
+        while s < count {
+            let ramp = extras.pointee.sendGains[s]
+            if ramp.framesLeft > 0 || extras.pointee.sendBuses[s] != sendGroup.buses[s]
+                || ramp.value.bitPattern != sendGroup.gains[s].bitPattern
+            {
+                return false
+            }
+            s += 1
+        }
+        return true
     }
 
     /// The send group voice `slot` belongs in (its bus, and each send's bus
