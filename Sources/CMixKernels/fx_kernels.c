@@ -237,3 +237,217 @@ void fx_svf_cascade(int32_t level, float *left, float *right, int32_t frames, co
 #endif
     svf_cascade_portable(left, right, frames, coefficients, states, bands);
 }
+
+// MARK: - Compressor
+
+// The same arithmetic as the Swift `fastLog2`/`fastExp2` (FastMath.swift)
+// and the compressor's static curve, 16 frames at a time. No multiply is
+// fused into an add, so every level gives the same result bit for bit.
+
+/// Lanes of `a` where `mask` is set, else of `b`.
+FX_INLINE fx_v16 fx_select(fx_i16 mask, fx_v16 a, fx_v16 b) {
+    return (fx_v16)(((fx_i16)a & mask) | ((fx_i16)b & ~mask));
+}
+
+/// log2(x); below the smallest normal float (NaN too) −126, above the
+/// largest 128.
+FX_INLINE fx_v16 fx_log2(fx_v16 x) {
+#pragma clang fp contract(off)
+    fx_i16 bits = (fx_i16)x;
+    fx_i16 e = ((bits >> 23) & 0xFF) - 127;
+    fx_v16 m = (fx_v16)((bits & 0x007FFFFF) | 0x3F800000);
+    fx_i16 big = m > 1.4142135f;
+    m = fx_select(big, m * 0.5f, m);
+    e = e - big;  // a set mask is −1
+    fx_v16 t = (m - 1.0f) / (m + 1.0f);
+    fx_v16 t2 = t * t;
+    fx_v16 p = 0.598954407629234900f * t2;
+    p = 0.961471412131488500f + p;
+    p = t2 * p;
+    p = 2.885391285813485600f + p;
+    fx_v16 r = __builtin_convertvector(e, fx_v16) + t * p;
+    r = fx_select(x > 3.4028234e38f, (fx_v16)128.0f, r);
+    return fx_select(x >= 1.1754944e-38f, r, (fx_v16)(-126.0f));
+}
+
+/// 2^x, x clamped to −126…127.99 (NaN counts as −126).
+FX_INLINE fx_v16 fx_exp2(fx_v16 x) {
+#pragma clang fp contract(off)
+    fx_v16 c = fx_select(x >= -126.0f, x, (fx_v16)(-126.0f));
+    c = fx_select(c > 127.99f, (fx_v16)127.99f, c);
+    fx_i16 i = __builtin_convertvector(c, fx_i16);  // toward zero
+    i = i + (__builtin_convertvector(i, fx_v16) > c);  // floor: a set mask is −1
+    fx_v16 f = c - __builtin_convertvector(i, fx_v16);
+    fx_v16 q = f * 0.00186694306107333f;
+    q = 0.00901742105791673f + q;
+    q = f * q;
+    q = 0.05579964155419979f + q;
+    q = f * q;
+    q = 0.2401645204209004f + q;
+    q = f * q;
+    q = 0.693151306721616f + q;
+    fx_v16 scale = (fx_v16)((i + 127) << 23);
+    fx_v16 y = f * q;
+    y = 1.0f + y;
+    return y * scale;
+}
+
+/// The static curve's gain reduction (dB, ≥ 0) for `level` dB.
+FX_INLINE fx_v16 fx_overshoot(fx_v16 level, float threshold, float slope, float knee) {
+#pragma clang fp contract(off)
+    fx_v16 e = level - threshold;
+    fx_v16 twice = 2.0f * e;
+    fx_v16 u = e + 0.5f * knee;
+    fx_v16 quadratic = slope * u;
+    quadratic = quadratic * u;
+    quadratic = quadratic / (2.0f * knee);
+    fx_v16 r = fx_select(twice < knee, quadratic, slope * e);
+    return fx_select(twice <= -knee, (fx_v16)0.0f, r);
+}
+
+/// Up to 16 floats from `p` (the rest 0).
+FX_INLINE fx_v16 fx_load_part(const float *p, int32_t n) {
+    float a[16] = {0};
+    for (int32_t j = 0; j < n; j++) a[j] = p[j];
+    fx_v16 v;
+    __builtin_memcpy(&v, a, sizeof v);
+    return v;
+}
+
+FX_INLINE void fx_store_part(float *p, fx_v16 v, int32_t n) {
+    float a[16];
+    __builtin_memcpy(a, &v, sizeof v);
+    for (int32_t j = 0; j < n; j++) p[j] = a[j];
+}
+
+FX_INLINE fx_v16 fx_load(const float *p) {
+    fx_v16 v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+
+FX_INLINE void fx_store(float *p, fx_v16 v) { __builtin_memcpy(p, &v, sizeof v); }
+
+FX_INLINE fx_v16 fx_peak_curve_step(const float *source, int64_t stride, int32_t channels, int32_t j, int32_t n,
+                                    float threshold, float slope, float knee) {
+    fx_v16 peak = 0.0f;
+    for (int32_t c = 0; c < channels; c++) {
+        const float *x = source + c * stride + j;
+        fx_v16 a = n == 16 ? fx_load(x) : fx_load_part(x, n);
+        a = (fx_v16)((fx_i16)a & 0x7FFFFFFF);
+        peak = fx_select(a > peak, a, peak);
+    }
+    fx_v16 level = fx_log2(peak) * 6.020599913279624f;
+    return fx_overshoot(level, threshold, slope, knee);
+}
+
+FX_INLINE void compressor_peak_curve_body(const float *source, int64_t stride, int32_t channels, int32_t frames,
+                                          float *curve, float threshold, float slope, float knee) MK_NONBLOCKING {
+    int32_t j = 0;
+    for (; j + 16 <= frames; j += 16)
+        fx_store(curve + j, fx_peak_curve_step(source, stride, channels, j, 16, threshold, slope, knee));
+    if (j < frames)
+        fx_store_part(curve + j, fx_peak_curve_step(source, stride, channels, j, frames - j, threshold, slope, knee),
+                      frames - j);
+}
+
+FX_INLINE fx_v16 fx_gain_step(const float *curve, int32_t j, int32_t n, float makeup_from, float makeup_step,
+                              int32_t first) {
+#pragma clang fp contract(off)
+    const fx_i16 lanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    fx_v16 frame = __builtin_convertvector(lanes + (first + j + 1), fx_v16);
+    fx_v16 makeup = makeup_step * frame;
+    makeup = makeup_from + makeup;
+    fx_v16 reduction = n == 16 ? fx_load(curve + j) : fx_load_part(curve + j, n);
+    return fx_exp2((makeup - reduction) * 0.16609640474436812f);
+}
+
+FX_INLINE void compressor_gain_body(float *base, int64_t stride, int32_t channels, int32_t frames, const float *curve,
+                                    float makeup_from, float makeup_step, int32_t first) MK_NONBLOCKING {
+    int32_t j = 0;
+    for (; j + 16 <= frames; j += 16) {
+        fx_v16 g = fx_gain_step(curve, j, 16, makeup_from, makeup_step, first);
+        for (int32_t c = 0; c < channels; c++) {
+            float *x = base + c * stride + j;
+            fx_store(x, fx_load(x) * g);
+        }
+    }
+    if (j < frames) {
+        int32_t n = frames - j;
+        fx_v16 g = fx_gain_step(curve, j, n, makeup_from, makeup_step, first);
+        for (int32_t c = 0; c < channels; c++) {
+            float *x = base + c * stride + j;
+            fx_store_part(x, fx_load_part(x, n) * g, n);
+        }
+    }
+}
+
+#define FX_COMPRESSOR_CURVE_PARAMETERS                                                                          \
+    const float *source, int64_t stride, int32_t channels, int32_t frames, float *curve, float threshold,      \
+        float slope, float knee
+#define FX_COMPRESSOR_CURVE_ARGUMENTS source, stride, channels, frames, curve, threshold, slope, knee
+#define FX_COMPRESSOR_GAIN_PARAMETERS                                                                           \
+    float *base, int64_t stride, int32_t channels, int32_t frames, const float *curve, float makeup_from,       \
+        float makeup_step, int32_t first
+#define FX_COMPRESSOR_GAIN_ARGUMENTS base, stride, channels, frames, curve, makeup_from, makeup_step, first
+
+static void compressor_peak_curve_portable(FX_COMPRESSOR_CURVE_PARAMETERS) MK_NONBLOCKING {
+    compressor_peak_curve_body(FX_COMPRESSOR_CURVE_ARGUMENTS);
+}
+
+static void compressor_gain_portable(FX_COMPRESSOR_GAIN_PARAMETERS) MK_NONBLOCKING {
+    compressor_gain_body(FX_COMPRESSOR_GAIN_ARGUMENTS);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2,fma"))) static void compressor_peak_curve_avx2(FX_COMPRESSOR_CURVE_PARAMETERS)
+    MK_NONBLOCKING {
+    compressor_peak_curve_body(FX_COMPRESSOR_CURVE_ARGUMENTS);
+}
+
+__attribute__((target("avx2,fma"))) static void compressor_gain_avx2(FX_COMPRESSOR_GAIN_PARAMETERS) MK_NONBLOCKING {
+    compressor_gain_body(FX_COMPRESSOR_GAIN_ARGUMENTS);
+}
+
+__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))) static void
+compressor_peak_curve_avx512(FX_COMPRESSOR_CURVE_PARAMETERS) MK_NONBLOCKING {
+    compressor_peak_curve_body(FX_COMPRESSOR_CURVE_ARGUMENTS);
+}
+
+__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))) static void
+compressor_gain_avx512(FX_COMPRESSOR_GAIN_PARAMETERS) MK_NONBLOCKING {
+    compressor_gain_body(FX_COMPRESSOR_GAIN_ARGUMENTS);
+}
+#endif
+
+void fx_compressor_peak_curve(int32_t level, FX_COMPRESSOR_CURVE_PARAMETERS) MK_NONBLOCKING {
+#if defined(__x86_64__)
+    if (level >= 2) {
+        compressor_peak_curve_avx512(FX_COMPRESSOR_CURVE_ARGUMENTS);
+        return;
+    }
+    if (level == 1) {
+        compressor_peak_curve_avx2(FX_COMPRESSOR_CURVE_ARGUMENTS);
+        return;
+    }
+#else
+    (void)level;
+#endif
+    compressor_peak_curve_portable(FX_COMPRESSOR_CURVE_ARGUMENTS);
+}
+
+void fx_compressor_gain(int32_t level, FX_COMPRESSOR_GAIN_PARAMETERS) MK_NONBLOCKING {
+#if defined(__x86_64__)
+    if (level >= 2) {
+        compressor_gain_avx512(FX_COMPRESSOR_GAIN_ARGUMENTS);
+        return;
+    }
+    if (level == 1) {
+        compressor_gain_avx2(FX_COMPRESSOR_GAIN_ARGUMENTS);
+        return;
+    }
+#else
+    (void)level;
+#endif
+    compressor_gain_portable(FX_COMPRESSOR_GAIN_ARGUMENTS);
+}

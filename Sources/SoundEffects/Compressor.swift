@@ -18,6 +18,8 @@
 // its fall (which the attack stage then follows: the 63 % point of a
 // release comes at about τR + τA).
 
+import CMixKernels
+
 /// The compressor's header in the state memory.
 struct CompressorState: BitwiseCopyable {
     /// Release stage of the detector, dB of gain reduction.
@@ -109,14 +111,12 @@ extension RenderEffect {
                     curve[j] = RenderEffect.overshoot(level, threshold: threshold, slope: slope, knee: knee)
                 }
             } else {
-                for j in 0..<m { curve[j] = 0 }
-                for c in 0..<activeChannels {
-                    let x = source + c * sourceStride + done
-                    for j in 0..<m { curve[j] = max(curve[j], abs(x[j])) }
-                }
-                for j in 0..<m {
-                    let level = fastLog2(curve[j]) * log2ToDecibels
-                    curve[j] = RenderEffect.overshoot(level, threshold: threshold, slope: slope, knee: knee)
+                // The same arithmetic in C, 16 frames at a time.
+                let level = kernelLevel, channels = Int32(truncatingIfNeeded: activeChannels)
+                let frames = Int32(truncatingIfNeeded: m)
+                _unsafePerformance {
+                    fx_compressor_peak_curve(
+                        level, source + done, Int64(sourceStride), channels, frames, curve, threshold, slope, knee)
                 }
             }
             // 2. The smoothing: the one recursion.
@@ -128,13 +128,13 @@ extension RenderEffect {
                 if y1 < 1e-12 { y1 = 0 }
                 curve[j] = yL
             }
-            // 3. The gain, the same for every channel.
-            for j in 0..<m {
-                curve[j] = fastExp2((makeupFrom + makeupStep * Float(done + j + 1) - curve[j]) * decibelsToLog2)
-            }
-            for c in 0..<activeChannels {
-                let x = base + c * stride + done
-                for j in 0..<m { x[j] *= curve[j] }
+            // 3. The gain, the same for every channel (in C, as the Swift
+            // fastExp2 computes it, 16 frames at a time).
+            let level = kernelLevel, channels = Int32(truncatingIfNeeded: activeChannels)
+            let frames = Int32(truncatingIfNeeded: m), first = Int32(truncatingIfNeeded: done)
+            _unsafePerformance {
+                fx_compressor_gain(
+                    level, base + done, Int64(stride), channels, frames, curve, makeupFrom, makeupStep, first)
             }
             done += m
         }

@@ -1,3 +1,4 @@
+import CMixKernels
 import SoundEffects
 import Testing
 
@@ -113,6 +114,57 @@ import Testing
             }
             print("reverb kernel level \(level) vs portable: largest difference \(worst)")
             #expect(worst <= 1e-4 * peak, "level \(level): \(worst)")
+        }
+    }
+
+    /// The compressor's curve and gain kernels compute what the Swift
+    /// `fastLog2`/`fastExp2` and the static curve give, bit for bit, at
+    /// every level and every length (the 16-frame tail included).
+    @Test(arguments: [1, 15, 16, 17, 100, 128])
+    func compressorKernelsAreTheSwiftArithmetic(frames: Int) {
+        var state: UInt64 = 0x5EED &+ UInt64(frames)
+        func random() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let u = Float(state >> 40) / Float(1 << 24)
+            return (u * 2 - 1) * (u < 0.1 ? 1e-6 : u > 0.9 ? 4 : 1)
+        }
+        let stride = 130
+        let source = (0..<(2 * stride)).map { _ in random() }
+        let (threshold, slope, knee): (Float, Float, Float) = (-18, 0.75, 6)
+        let log2ToDecibels: Float = 6.020_599_913_279_624
+        let decibelsToLog2: Float = 0.166_096_404_744_368_12
+        var expectedCurve = [Float](repeating: 0, count: frames)
+        for j in 0..<frames {
+            let peak = max(abs(source[j]), abs(source[stride + j]))
+            let e = fastLog2(peak) * log2ToDecibels - threshold
+            if 2 * e <= -knee {
+                expectedCurve[j] = 0
+            } else if 2 * e < knee {
+                let u = e + 0.5 * knee
+                expectedCurve[j] = slope * u * u / (2 * knee)
+            } else {
+                expectedCurve[j] = slope * e
+            }
+        }
+        let (from, step, first): (Float, Float, Int) = (1.5, 0.01, 37)
+        var expectedOut = source
+        for j in 0..<frames {
+            let g = fastExp2((from + step * Float(first + j + 1) - expectedCurve[j]) * decibelsToLog2)
+            expectedOut[j] *= g
+            expectedOut[stride + j] *= g
+        }
+        for level in 0...fx_best_level() {
+            var curve = [Float](repeating: -1, count: frames + 1)
+            fx_compressor_peak_curve(level, source, Int64(stride), 2, Int32(frames), &curve, threshold, slope, knee)
+            #expect(curve[frames] == -1, "level \(level) wrote past the frames")
+            #expect(
+                zip(curve, expectedCurve).allSatisfy { $0.bitPattern == $1.bitPattern },
+                "level \(level): \(zip(curve, expectedCurve).filter { $0 != $1 }.prefix(3))")
+            var out = source
+            fx_compressor_gain(level, &out, Int64(stride), 2, Int32(frames), expectedCurve, from, step, Int32(first))
+            #expect(
+                zip(out, expectedOut).allSatisfy { $0.bitPattern == $1.bitPattern },
+                "level \(level): \(zip(out, expectedOut).filter { $0 != $1 }.prefix(3))")
         }
     }
 }

@@ -1,6 +1,7 @@
 // The bus effects' inner loops that plain Swift (built for baseline x86-64)
-// cannot make fast: the reverb's feedback network, 16 lines wide, and the
-// EQ's cascade of bands with fused multiply-adds. Like the
+// cannot make fast: the reverb's feedback network, 16 lines wide, the
+// EQ's cascade of bands with fused multiply-adds, and the compressor's
+// curve and gain, 16 frames at a time. Like the
 // mix kernels, each exists in one portable C version and, on x86-64, in an
 // AVX2+FMA and an AVX-512 version selected per call by `level`
 // (`fx_best_level`), and each is `nonblocking` (checked by clang).
@@ -62,6 +63,22 @@ int32_t fx_reverb_network(int32_t level, float *lines, int32_t ring_mask, int64_
 /// one multiply-add deep from the state before).
 void fx_svf_cascade(int32_t level, float *left, float *right, int32_t frames, const float *coefficients,
                     float *states, int32_t bands) MK_NONBLOCKING;
+
+/// The compressor's static curve with the peak detector, for `frames`
+/// frames: `curve[j]` = the gain reduction in dB (≥ 0: 0 below the knee,
+/// quadratic in it, `slope` · (level − `threshold`) above it; knee width
+/// `knee` dB) for the level 20·log10 of the largest |x| over `channels`
+/// channels (channel c's frame j at `source[c · stride + j]`).
+/// Logarithm as the Swift `fastLog2`.
+void fx_compressor_peak_curve(int32_t level, const float *source, int64_t stride, int32_t channels,
+                              int32_t frames, float *curve, float threshold, float slope, float knee) MK_NONBLOCKING;
+
+/// The compressor's gain over `frames` frames: each channel's frame j (at
+/// `base[c · stride + j]`) times 10^((makeup − `curve[j]`)/20), with makeup
+/// = `makeup_from` + `makeup_step` · (`first` + j + 1). Power as the Swift
+/// `fastExp2`.
+void fx_compressor_gain(int32_t level, float *base, int64_t stride, int32_t channels, int32_t frames,
+                        const float *curve, float makeup_from, float makeup_step, int32_t first) MK_NONBLOCKING;
 
 #ifdef __cplusplus
 }
