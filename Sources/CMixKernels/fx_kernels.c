@@ -21,6 +21,11 @@ int32_t fx_best_level(void) {
     return 0;
 }
 
+/// Lanes of `a` where `mask` is set, else of `b`.
+FX_INLINE fx_v16 fx_select(fx_i16 mask, fx_v16 a, fx_v16 b) {
+    return (fx_v16)(((fx_i16)a & mask) | ((fx_i16)b & ~mask));
+}
+
 /// Lanes with |x| < 1e-15 set to 0.
 FX_INLINE fx_v16 fx_flush(fx_v16 x) {
     fx_i16 keep = (x >= 1e-15f) | (x <= -1e-15f);
@@ -114,100 +119,90 @@ int32_t fx_reverb_network(int32_t level, FX_REVERB_PARAMETERS) MK_NONBLOCKING {
 
 // MARK: - The EQ's cascade
 
-typedef float fx_v2 __attribute__((ext_vector_type(2)));
-
-/// One band, one frame: the filtered sample; the band's states move on.
-FX_INLINE fx_v2 svf_step(fx_v2 x, fx_v2 *ic1, fx_v2 *ic2, fx_v2 a1, fx_v2 a2, fx_v2 a3, fx_v2 m0, fx_v2 m1, fx_v2 m2,
-                         fx_v2 p1, fx_v2 q2, fx_v2 r3, fx_v2 t3) {
-    const fx_v2 v3 = x - *ic2;
-    const fx_v2 v1 = a1 * *ic1 + a2 * v3;
-    const fx_v2 v2 = *ic2 + a2 * *ic1 + a3 * v3;
-    const fx_v2 y = m0 * x + m1 * v1 + m2 * v2;
-    const fx_v2 next1 = p1 * *ic1 + q2 * v3;
-    *ic2 = r3 * *ic2 + q2 * *ic1 + t3 * x;
-    *ic1 = next1;
-    return y;
-}
-
 // The bands run as a wavefront: in step j band b filters frame j − b, taking
-// band b − 1's output of the step before. So the bands of one step do not
-// wait on each other (a frame's trip through all of them is one band deep
-// per step, not six), and only the first and last (bands − 1) steps test
-// which bands have a frame.
-FX_INLINE void svf_cascade_body(float *left, float *right, int32_t frames, const float *coefficients, float *states,
-                                const int bands) {
-    fx_v2 a1[6], a2[6], a3[6], m0[6], m1[6], m2[6], p1[6], q2[6], r3[6], t3[6], ic1[6], ic2[6], carry[6];
+// band b − 1's output of the step before, so the bands of one step do not
+// wait on each other. They sit side by side in one 16-lane vector:
+// lanes 2b and 2b + 1 are band b's left and right channel. Each step runs
+// every band at once, then shifts the outputs up two lanes: band b's
+// output becomes band b + 1's input of the next step. The filter is the
+// header's (Simper's SVF), rearranged so that the step's input is one
+// multiply-add from the output and from each new state (the terms in the
+// states before are computed while the input is still on its way):
+//   y   = cx·x + (c1·ic1 + c2·ic2),  cx = m0 + m1·a2 + m2·a3,
+//         c1 = m1·a1 + m2·a2, c2 = m2 − m1·a2 − m2·a3;
+//   ic1 = q2·x + (p1·ic1 − q2·ic2);  ic2 = t3·x + (r3·ic2 + q2·ic1).
+// The same filter within float rounding. The first and last (bands − 1)
+// steps keep the states of bands that have no frame.
+FX_INLINE void svf_lanes_body(float *left, float *right, int32_t frames, const float *coefficients, float *states,
+                              const int bands) {
+    fx_v16 cx = 0, c1 = 0, c2 = 0, p1 = 0, q2 = 0, r3 = 0, t3 = 0, ic1 = 0, ic2 = 0;
     for (int b = 0; b < bands; b++) {
         const float *c = coefficients + b * FX_SVF_COEFFICIENTS;
-        a1[b] = c[0];
-        a2[b] = c[1];
-        a3[b] = c[2];
-        m0[b] = c[3];
-        m1[b] = c[4];
-        m2[b] = c[5];
-        p1[b] = 2 * c[0] - 1;
-        q2[b] = 2 * c[1];
-        r3[b] = 1 - 2 * c[2];
-        t3[b] = 2 * c[2];
-        const float *s = states + b * FX_SVF_STATES;
-        ic1[b] = (fx_v2){s[0], s[1]};
-        ic2[b] = (fx_v2){s[2], s[3]};
-        carry[b] = 0;
+        const float *st = states + b * FX_SVF_STATES;
+        const float a1 = c[0], a2 = c[1], a3 = c[2], m0 = c[3], m1 = c[4], m2 = c[5];
+        for (int h = 0; h < 2; h++) {
+            const int l = 2 * b + h;
+            cx[l] = m0 + m1 * a2 + m2 * a3;
+            c1[l] = m1 * a1 + m2 * a2;
+            c2[l] = m2 - m1 * a2 - m2 * a3;
+            p1[l] = 2 * a1 - 1;
+            q2[l] = 2 * a2;
+            r3[l] = 1 - 2 * a3;
+            t3[l] = 2 * a3;
+            ic1[l] = st[h];
+            ic2[l] = st[2 + h];
+        }
     }
-#define FX_SVF_STEP(b, x) svf_step(x, &ic1[b], &ic2[b], a1[b], a2[b], a3[b], m0[b], m1[b], m2[b], p1[b], q2[b], r3[b], t3[b])
+    const fx_i16 band = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7};
     const int32_t last = bands - 1;
     const int32_t steps = frames + last;
-    const int32_t steady_from = last, steady_to = frames;  // steps at which every band has a frame
+    fx_v16 out = 0;
     for (int32_t j = 0; j < steps; j++) {
-        if (j == steady_from && steady_from < steady_to) {
-            for (; j < steady_to; j++) {
-                fx_v2 x = {left[j], right ? right[j] : 0.0f};
-                fx_v2 out[6];
-                out[0] = FX_SVF_STEP(0, x);
-                for (int b = 1; b < bands; b++) out[b] = FX_SVF_STEP(b, carry[b - 1]);
-                const int32_t k = j - last;
-                left[k] = out[last].x;
-                if (right) right[k] = out[last].y;
-                for (int b = 0; b < last; b++) carry[b] = out[b];
-            }
-            if (j >= steps) break;
+        fx_v16 in = 0;
+        if (j < frames) {
+            in[0] = left[j];
+            in[1] = right ? right[j] : 0.0f;
         }
-        fx_v2 out[6];
-        for (int b = 0; b < bands; b++) {
-            const int32_t k = j - b;
-            if (k < 0 || k >= frames) {
-                out[b] = carry[b];
-                continue;
-            }
-            fx_v2 x = b == 0 ? (fx_v2){left[k], right ? right[k] : 0.0f} : carry[b - 1];
-            out[b] = FX_SVF_STEP(b, x);
+        const fx_v16 x = __builtin_shufflevector(in, out, 0, 1, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29);
+        const fx_v16 w = c1 * ic1 + c2 * ic2;
+        const fx_v16 d1 = p1 * ic1 - q2 * ic2;
+        const fx_v16 d2 = r3 * ic2 + q2 * ic1;
+        out = cx * x + w;
+        const fx_v16 next1 = q2 * x + d1;
+        const fx_v16 next2 = t3 * x + d2;
+        if (j >= last && j < frames) {
+            ic1 = next1;
+            ic2 = next2;
+        } else {
+            // Only the bands with a frame in this step move on.
+            const fx_i16 active = (band <= j) & (band > j - frames);
+            ic1 = fx_select(active, next1, ic1);
+            ic2 = fx_select(active, next2, ic2);
         }
         const int32_t k = j - last;
-        if (k >= 0 && k < frames) {
-            left[k] = out[last].x;
-            if (right) right[k] = out[last].y;
+        if (k >= 0) {
+            left[k] = out[2 * last];
+            if (right) right[k] = out[2 * last + 1];
         }
-        for (int b = 0; b < last; b++) carry[b] = out[b];
     }
-#undef FX_SVF_STEP
     for (int b = 0; b < bands; b++) {
-        float *s = states + b * FX_SVF_STATES;
-        s[0] = ic1[b].x;
-        s[1] = ic1[b].y;
-        s[2] = ic2[b].x;
-        s[3] = ic2[b].y;
+        float *st = states + b * FX_SVF_STATES;
+        st[0] = ic1[2 * b];
+        st[1] = ic1[2 * b + 1];
+        st[2] = ic2[2 * b];
+        st[3] = ic2[2 * b + 1];
     }
 }
 
-// One instantiation per band count, so every band's state stays in registers.
+// One instantiation per band count, so the loop's lane indices are constants.
 #define FX_SVF_SWITCH(left, right, frames, coefficients, states, bands)                                          \
     switch (bands) {                                                                                           \
-    case 1: svf_cascade_body(left, right, frames, coefficients, states, 1); break;                              \
-    case 2: svf_cascade_body(left, right, frames, coefficients, states, 2); break;                              \
-    case 3: svf_cascade_body(left, right, frames, coefficients, states, 3); break;                              \
-    case 4: svf_cascade_body(left, right, frames, coefficients, states, 4); break;                              \
-    case 5: svf_cascade_body(left, right, frames, coefficients, states, 5); break;                              \
-    case 6: svf_cascade_body(left, right, frames, coefficients, states, 6); break;                              \
+    case 1: svf_lanes_body(left, right, frames, coefficients, states, 1); break;                                \
+    case 2: svf_lanes_body(left, right, frames, coefficients, states, 2); break;                                \
+    case 3: svf_lanes_body(left, right, frames, coefficients, states, 3); break;                                \
+    case 4: svf_lanes_body(left, right, frames, coefficients, states, 4); break;                                \
+    case 5: svf_lanes_body(left, right, frames, coefficients, states, 5); break;                                \
+    case 6: svf_lanes_body(left, right, frames, coefficients, states, 6); break;                                \
     default: break;                                                                                            \
     }
 
@@ -222,13 +217,22 @@ __attribute__((target("avx2,fma"))) static void svf_cascade_avx2(float *left, fl
                                                                  int32_t bands) MK_NONBLOCKING {
     FX_SVF_SWITCH(left, right, frames, coefficients, states, bands)
 }
+
+__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))) static void
+svf_cascade_avx512(float *left, float *right, int32_t frames, const float *coefficients, float *states,
+                   int32_t bands) MK_NONBLOCKING {
+    FX_SVF_SWITCH(left, right, frames, coefficients, states, bands)
+}
 #endif
 
 void fx_svf_cascade(int32_t level, float *left, float *right, int32_t frames, const float *coefficients,
                     float *states, int32_t bands) MK_NONBLOCKING {
 #if defined(__x86_64__)
-    // Two lanes gain nothing from AVX-512 over AVX2: both levels take the FMA version.
-    if (level >= 1) {
+    if (level >= 2) {
+        svf_cascade_avx512(left, right, frames, coefficients, states, bands);
+        return;
+    }
+    if (level == 1) {
         svf_cascade_avx2(left, right, frames, coefficients, states, bands);
         return;
     }
@@ -243,11 +247,6 @@ void fx_svf_cascade(int32_t level, float *left, float *right, int32_t frames, co
 // The same arithmetic as the Swift `fastLog2`/`fastExp2` (FastMath.swift)
 // and the compressor's static curve, 16 frames at a time. No multiply is
 // fused into an add, so every level gives the same result bit for bit.
-
-/// Lanes of `a` where `mask` is set, else of `b`.
-FX_INLINE fx_v16 fx_select(fx_i16 mask, fx_v16 a, fx_v16 b) {
-    return (fx_v16)(((fx_i16)a & mask) | ((fx_i16)b & ~mask));
-}
 
 /// log2(x); below the smallest normal float (NaN too) −126, above the
 /// largest 128.

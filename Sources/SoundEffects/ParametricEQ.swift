@@ -214,10 +214,10 @@ extension RenderEffect {
     }
 
     /// Runs the `count` settled bands waiting in `bands` as one cascade over
-    /// every channel pair (`fx_svf_cascade`: the two channels in the two
-    /// lanes of a vector, the bands' recursions overlapping, fused
-    /// multiply-adds where the CPU has them), then empties the wait. Runs on
-    /// the render thread.
+    /// every channel pair (`fx_svf_cascade`: every band and both channels
+    /// side by side in the lanes of one vector, band b a frame behind band
+    /// b − 1, fused multiply-adds where the CPU has them), then empties the
+    /// wait. Runs on the render thread.
     @_noLocks
     func eqFlush(
         _ count: inout Int, _ bands: InlineArray<6, Int>, _ coefficients: InlineArray<6, SVFCoefficients>,

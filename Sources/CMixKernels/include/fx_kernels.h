@@ -55,12 +55,14 @@ int32_t fx_reverb_network(int32_t level, float *lines, int32_t ring_mask, int64_
 /// fixed coefficients (Simper's trapezoidal SVF): per band, in
 /// `coefficients`, a1, a2, a3 (a1 = 1/(1 + g(g + k)), a2 = g·a1,
 /// a3 = g·a2) and the output mix m0, m1, m2; in `states` the band's
-/// ic1 (left, right) and ic2 (left, right), updated. The two channels run in
-/// the two lanes of a vector and the bands' recursions overlap. Per band
-/// and frame: v3 = x − ic2, v1 = a1·ic1 + a2·v3, v2 = ic2 + a2·ic1 + a3·v3,
-/// y = m0·x + m1·v1 + m2·v2, ic1 = 2·v1 − ic1, ic2 = 2·v2 − ic2 (the
-/// last two as (2a1 − 1)·ic1 + 2a2·v3 and (1 − 2a3)·ic2 + 2a2·ic1 + 2a3·x,
-/// one multiply-add deep from the state before).
+/// ic1 (left, right) and ic2 (left, right), updated. Per band and frame:
+/// v3 = x − ic2, v1 = a1·ic1 + a2·v3, v2 = ic2 + a2·ic1 + a3·v3,
+/// y = m0·x + m1·v1 + m2·v2, ic1 = 2·v1 − ic1, ic2 = 2·v2 − ic2, computed
+/// as y = cx·x + c1·ic1 + c2·ic2 and the states likewise, each one
+/// multiply-add from x (the same filter within float rounding). Every band
+/// and both channels run side by side in the lanes of one 16-lane vector,
+/// band b on frame j − b in step j (a wavefront), so no band waits on
+/// another within a step.
 void fx_svf_cascade(int32_t level, float *left, float *right, int32_t frames, const float *coefficients,
                     float *states, int32_t bands) MK_NONBLOCKING;
 
