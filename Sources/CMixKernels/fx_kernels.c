@@ -450,3 +450,176 @@ void fx_compressor_gain(int32_t level, FX_COMPRESSOR_GAIN_PARAMETERS) MK_NONBLOC
 #endif
     compressor_gain_portable(FX_COMPRESSOR_GAIN_ARGUMENTS);
 }
+
+// MARK: - The reverb's inputs and outputs
+
+// What surrounds the network, 16 frames at a time, with the Swift
+// arithmetic of Reverb.swift to the bit (no multiply fused into an add).
+
+FX_INLINE int32_t reverb_inputs_body(const float *base, int64_t stride, int32_t channels, const float *weights,
+                                     int32_t frames, float spread_from, float spread_step, int32_t done,
+                                     float *in_left, float *in_right, float silence) MK_NONBLOCKING {
+#pragma clang fp contract(off)
+    const fx_i16 lanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    int32_t loud = -1;
+    for (int32_t j = 0; j < frames; j += 16) {
+        const int32_t n = frames - j < 16 ? frames - j : 16;
+        fx_v16 a = 0, b = 0;
+        for (int32_t c = 0; c < channels; c++) {
+            const float *x = base + c * stride + j;
+            const fx_v16 v = n == 16 ? fx_load(x) : fx_load_part(x, n);
+            const fx_v16 pa = weights[c] * v, pb = weights[8 + c] * v;
+            a = a + pa;
+            b = b + pb;
+        }
+        const fx_v16 la = (fx_v16)((fx_i16)a & 0x7FFFFFFF), lb = (fx_v16)((fx_i16)b & 0x7FFFFFFF);
+        const fx_i16 is_loud = ((la >= silence) | (lb >= silence)) & (lanes < n);
+        for (int k = 15; k >= 0; k--) {
+            if (is_loud[k]) {
+                loud = j + k;
+                break;
+            }
+        }
+        const fx_v16 frame = __builtin_convertvector(lanes + (done + j + 1), fx_v16);
+        fx_v16 spread = spread_step * frame;
+        spread = spread_from + spread;
+        const fx_v16 sum = a + b, difference = a - b;
+        const fx_v16 mid = 0.5f * sum, side = 0.5f * difference;
+        const fx_v16 wide = spread * side;
+        const fx_v16 left = mid + wide, right = mid - wide;
+        if (n == 16) {
+            fx_store(in_left + j, left);
+            fx_store(in_right + j, right);
+        } else {
+            fx_store_part(in_left + j, left, n);
+            fx_store_part(in_right + j, right, n);
+        }
+    }
+    return loud;
+}
+
+/// One all-pass diffuser over `frames` frames of `signal` in place: ring
+/// `ring` of `size` (a power of two) floats, delay `delay` ≥ `frames`.
+FX_INLINE void reverb_diffuse(float *signal, float *ring, int32_t size, int32_t delay, int64_t first, int32_t frames,
+                              float g) MK_NONBLOCKING {
+#pragma clang fp contract(off)
+    const int64_t mask = size - 1;
+    int32_t j = 0;
+    while (j < frames) {
+        const int32_t r = (int32_t)((first - delay + j) & mask), w = (int32_t)((first + j) & mask);
+        int32_t m = frames - j;
+        if (size - r < m) m = size - r;
+        if (size - w < m) m = size - w;
+        // The read run ends `delay` ≥ `frames` samples before the write run
+        // starts (mod the ring): they never overlap.
+        const float *__restrict read = ring + r;
+        float *__restrict write = ring + w;
+        float *__restrict x = signal + j;
+        int32_t t = 0;
+        for (; t + 16 <= m; t += 16) {
+            const fx_v16 d = fx_load(read + t);
+            const fx_v16 gd = g * d;
+            const fx_v16 u = fx_flush(fx_load(x + t) - gd);
+            const fx_v16 gu = g * u;
+            fx_store(write + t, u);
+            fx_store(x + t, d + gu);
+        }
+        for (; t < m; t++) {
+            const float d = read[t];
+            const float gd = g * d;
+            float u = x[t] - gd;
+            u = (u >= 1e-15f || u <= -1e-15f) ? u : 0.0f;
+            const float gu = g * u;
+            write[t] = u;
+            x[t] = d + gu;
+        }
+        j += m;
+    }
+}
+
+FX_INLINE void reverb_diffusers_body(float *in_left, float *in_right, float *rings, int32_t size,
+                                     const int32_t *delays, const float *gains, int64_t first,
+                                     int32_t frames) MK_NONBLOCKING {
+    for (int k = 0; k < 8; k++)
+        reverb_diffuse(k < 4 ? in_left : in_right, rings + (int64_t)k * size, size, delays[k], first, frames,
+                       gains[k]);
+}
+
+FX_INLINE void reverb_outputs_body(float *base, int64_t stride, int32_t channels, const int32_t *rows,
+                                   const float *mixed, int32_t frames, int32_t done, float dry_from, float dry_step,
+                                   float wet_from, float wet_step) MK_NONBLOCKING {
+#pragma clang fp contract(off)
+    const fx_i16 lanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    for (int32_t j = 0; j < frames; j += 16) {
+        const int32_t n = frames - j < 16 ? frames - j : 16;
+        const fx_v16 frame = __builtin_convertvector(lanes + (done + j + 1), fx_v16);
+        fx_v16 dry = dry_step * frame, wet = wet_step * frame;
+        dry = dry_from + dry;
+        wet = wet_from + wet;
+        for (int32_t c = 0; c < channels; c++) {
+            float *x = base + c * stride + j;
+            const fx_v16 v = n == 16 ? fx_load(x) : fx_load_part(x, n);
+            fx_v16 y = dry * v;
+            const int32_t row = rows[c];
+            if (row >= 0) {
+                fx_v16 column = 0;
+                for (int32_t k = 0; k < n; k++) column[k] = mixed[(j + k) * 16 + row];
+                const fx_v16 reverb = wet * column;
+                y = y + reverb;
+            }
+            if (n == 16) {
+                fx_store(x, y);
+            } else {
+                fx_store_part(x, y, n);
+            }
+        }
+    }
+}
+
+#define FX_REVERB_INPUTS_PARAMETERS                                                                              \
+    const float *base, int64_t stride, int32_t channels, const float *weights, int32_t frames, float spread_from, \
+        float spread_step, int32_t done, float *in_left, float *in_right, float silence
+#define FX_REVERB_INPUTS_ARGUMENTS                                                                               \
+    base, stride, channels, weights, frames, spread_from, spread_step, done, in_left, in_right, silence
+#define FX_REVERB_DIFFUSERS_PARAMETERS                                                                           \
+    float *in_left, float *in_right, float *rings, int32_t size, const int32_t *delays, const float *gains,        \
+        int64_t first, int32_t frames
+#define FX_REVERB_DIFFUSERS_ARGUMENTS in_left, in_right, rings, size, delays, gains, first, frames
+#define FX_REVERB_OUTPUTS_PARAMETERS                                                                             \
+    float *base, int64_t stride, int32_t channels, const int32_t *rows, const float *mixed, int32_t frames,        \
+        int32_t done, float dry_from, float dry_step, float wet_from, float wet_step
+#define FX_REVERB_OUTPUTS_ARGUMENTS                                                                              \
+    base, stride, channels, rows, mixed, frames, done, dry_from, dry_step, wet_from, wet_step
+
+#define FX_REVERB_IO(SUFFIX, ATTR)                                                                               \
+    ATTR static int32_t reverb_inputs_##SUFFIX(FX_REVERB_INPUTS_PARAMETERS) MK_NONBLOCKING {                    \
+        return reverb_inputs_body(FX_REVERB_INPUTS_ARGUMENTS);                                                   \
+    }                                                                                                            \
+    ATTR static void reverb_diffusers_##SUFFIX(FX_REVERB_DIFFUSERS_PARAMETERS) MK_NONBLOCKING {                 \
+        reverb_diffusers_body(FX_REVERB_DIFFUSERS_ARGUMENTS);                                                    \
+    }                                                                                                            \
+    ATTR static void reverb_outputs_##SUFFIX(FX_REVERB_OUTPUTS_PARAMETERS) MK_NONBLOCKING {                     \
+        reverb_outputs_body(FX_REVERB_OUTPUTS_ARGUMENTS);                                                        \
+    }
+
+FX_REVERB_IO(portable, )
+#if defined(__x86_64__)
+FX_REVERB_IO(avx2, __attribute__((target("avx2,fma"))))
+FX_REVERB_IO(avx512, __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))))
+#define FX_DISPATCH(level, NAME, ARGUMENTS)                                                                       \
+    ((level) >= 2 ? NAME##_avx512(ARGUMENTS) : (level) == 1 ? NAME##_avx2(ARGUMENTS) : NAME##_portable(ARGUMENTS))
+#else
+#define FX_DISPATCH(level, NAME, ARGUMENTS) ((void)(level), NAME##_portable(ARGUMENTS))
+#endif
+
+int32_t fx_reverb_inputs(int32_t level, FX_REVERB_INPUTS_PARAMETERS) MK_NONBLOCKING {
+    return FX_DISPATCH(level, reverb_inputs, FX_REVERB_INPUTS_ARGUMENTS);
+}
+
+void fx_reverb_diffusers(int32_t level, FX_REVERB_DIFFUSERS_PARAMETERS) MK_NONBLOCKING {
+    FX_DISPATCH(level, reverb_diffusers, FX_REVERB_DIFFUSERS_ARGUMENTS);
+}
+
+void fx_reverb_outputs(int32_t level, FX_REVERB_OUTPUTS_PARAMETERS) MK_NONBLOCKING {
+    FX_DISPATCH(level, reverb_outputs, FX_REVERB_OUTPUTS_ARGUMENTS);
+}

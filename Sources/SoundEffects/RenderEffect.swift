@@ -393,9 +393,11 @@ struct StateLayout: BitwiseCopyable {
                 ReverbDesign.diffusers * 2 * diffuserRing * 4,
                 // The block path's scratch: the mixed outputs frame by frame,
                 // the network kernel's parameters and the two diffused
-                // inputs, the lines' lengths for the kernel (Int32).
+                // inputs; the C kernels' tables: the lines' lengths, the
+                // diffusers' delays and the output rows (Int32), the input
+                // weights and the diffusers' gains (Float).
                 block * ReverbDesign.lines * 4, (Int(FX_REVERB_PARAMETER_FLOATS) + 2 * block) * 4,
-                ReverbDesign.lines * 4,
+                (ReverbDesign.lines + 16) * 4, 24 * 4,
             ]
         }
         regions = sizes.count
@@ -429,7 +431,6 @@ struct StateLayout: BitwiseCopyable {
         case .limiter:
             memory.bindMemory(to: LimiterState.self, capacity: 1)
             for region in 1...5 { floats(region, end(region)) }
-            (memory + offsets[6]).bindMemory(to: Int32.self, capacity: ReverbDesign.lines)
             (memory + offsets[6]).bindMemory(to: Int.self, capacity: (totalBytes - offsets[6]) / 8)
         case .delay:
             memory.bindMemory(to: DelayState.self, capacity: 1)
@@ -437,7 +438,8 @@ struct StateLayout: BitwiseCopyable {
         case .reverb:
             memory.bindMemory(to: ReverbState.self, capacity: 1)
             for region in 1...5 { floats(region, end(region)) }
-            (memory + offsets[6]).bindMemory(to: Int32.self, capacity: ReverbDesign.lines)
+            (memory + offsets[6]).bindMemory(to: Int32.self, capacity: ReverbDesign.lines + 16)
+            floats(7, end(7))
         }
     }
 

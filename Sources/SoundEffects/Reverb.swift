@@ -179,7 +179,7 @@ extension RenderEffect {
         let lines = (memory + layout.offsets[1]).assumingMemoryBound(to: Float.self)
         let preRing = layout.preRing, preMask = preRing - 1
         let pre = (memory + layout.offsets[2]).assumingMemoryBound(to: Float.self)
-        let diffuserRing = layout.diffuserRing, diffuserMask = diffuserRing - 1
+        let diffuserRing = layout.diffuserRing
         let diffusers = (memory + layout.offsets[3]).assumingMemoryBound(to: Float.self)
 
         // Where the lines and the pre-delay should be.
@@ -285,6 +285,20 @@ extension RenderEffect {
         let parameterBlock = (memory + layout.offsets[5]).assumingMemoryBound(to: Float.self)
         let inputs = parameterBlock + Int(FX_REVERB_PARAMETER_FLOATS)
         let kernelLengths = (memory + layout.offsets[6]).assumingMemoryBound(to: Int32.self)
+        // The C kernels' per-call tables: diffuser delays and output rows
+        // (Int32, after the lengths), input weights (left 0–7, right 8–15)
+        // and diffuser gains (Float).
+        let kernelDelays = kernelLengths + 16, kernelRows = kernelLengths + 24
+        let kernelWeights = (memory + layout.offsets[7]).assumingMemoryBound(to: Float.self)
+        let kernelGains = kernelWeights + 16
+        for c in 0..<8 {
+            kernelWeights[c] = weightLeft[c]
+            kernelWeights[8 + c] = weightRight[c]
+            kernelRows[c] = Int32(truncatingIfNeeded: rows[c])
+            kernelDelays[c] = st.diffuserDelays[c]
+            kernelGains[c] = ReverbDesign.diffuserGain(c & 3)
+        }
+        let level = kernelLevel, channelCount = Int32(truncatingIfNeeded: activeChannels)
         // The kernel's parameters that hold for the whole call; the filters'
         // states, gains and poles are stored before each chunk.
         let kernelParameters = UnsafeMutableRawPointer(parameterBlock)
@@ -305,36 +319,18 @@ extension RenderEffect {
             chunk = max(1, chunk)
             let first = frame + done
 
-            // 1. The inputs: channel sums, pre-delay, diffusers.
+            // 1. The inputs: channel sums and their stereo spread (C), pre-delay, diffusers (C).
+            // Swift's performance checker cannot see into C: the kernels
+            // are `nonblocking`, proven by clang (fx_kernels.c).
             st.pre.follow(preFrames, frames: preFadeFrames)
             let inA = inputs, inB = inputs + block
-            for j in 0..<chunk {
-                inA[j] = 0
-                inB[j] = 0
+            let count = Int32(truncatingIfNeeded: chunk), offset = Int32(truncatingIfNeeded: done)
+            let loudInput = _unsafePerformance {
+                fx_reverb_inputs(
+                    level, base + done, Int64(stride), channelCount, kernelWeights, count, spreadFrom, spreadStep,
+                    offset, inA, inB, RenderEffect.silence)
             }
-            for c in 0..<activeChannels {
-                let x = base + c * stride + done
-                let wl = weightLeft[c], wr = weightRight[c]
-                for j in 0..<chunk {
-                    inA[j] += wl * x[j]
-                    inB[j] += wr * x[j]
-                }
-            }
-            var last = chunk - 1
-            while last >= 0 {
-                if max(abs(inA[last]), abs(inB[last])) >= RenderEffect.silence {
-                    loud = max(loud, first + last)
-                    break
-                }
-                last -= 1
-            }
-            for j in 0..<chunk {
-                let spread = spreadFrom + spreadStep * Float(done + j + 1)
-                let left = inA[j], right = inB[j]
-                let mid = 0.5 * (left + right), side = 0.5 * (left - right)
-                inA[j] = mid + spread * side
-                inB[j] = mid - spread * side
-            }
+            if loudInput >= 0 { loud = max(loud, first + Int(loudInput)) }
             if st.pre.isFading {
                 // Two read heads crossfading: frame by frame.
                 for j in 0..<chunk {
@@ -383,26 +379,10 @@ extension RenderEffect {
             }
             // Diffusers: u = x − g·d, y = d + g·u (all-pass (g + z⁻ᴸ)/(1 + g·z⁻ᴸ)),
             // a chunk at a time (no diffuser is shorter than the chunk), in
-            // runs where neither the read nor the write head wraps, so each
-            // run is a plain loop over contiguous samples.
-            for k in 0..<8 {
-                let g = ReverbDesign.diffuserGain(k & 3)
-                let ring = diffusers + k * diffuserRing
-                let signal = k < 4 ? inA : inB
-                let from = first - Int(st.diffuserDelays[k])
-                var j = 0
-                while j < chunk {
-                    let r = (from &+ j) & diffuserMask, w = (first &+ j) & diffuserMask
-                    let m = min(min(chunk - j, diffuserRing - r), diffuserRing - w)
-                    let read = ring + r, write = ring + w, x = signal + j
-                    for t in 0..<m {
-                        let d = read[t]
-                        let u = flushTiny(x[t] - g * d)
-                        write[t] = u
-                        x[t] = d + g * u
-                    }
-                    j += m
-                }
+            // runs where neither the read nor the write head wraps (C).
+            let ringFrames = Int32(truncatingIfNeeded: diffuserRing), start = Int64(first)
+            _unsafePerformance {
+                fx_reverb_diffusers(level, inA, inB, diffusers, ringFrames, kernelDelays, kernelGains, start, count)
             }
 
             // 2. The network.
@@ -414,11 +394,9 @@ extension RenderEffect {
                 kernelParameters.storeBytes(of: st.pole, toByteOffset: 128, as: SIMD16<Float>.self)
                 // Swift's performance checker cannot see into C: the kernel is
                 // `nonblocking`, proven by clang (fx_kernels.c).
-                let level = kernelLevel
-                let count = Int32(truncatingIfNeeded: chunk)
                 let loudSquare = RenderEffect.silence * RenderEffect.silence
                 for i in 0..<16 { kernelLengths[i] = st.current[i] }
-                let ringMask = Int32(truncatingIfNeeded: mask), start = Int64(first)
+                let ringMask = Int32(truncatingIfNeeded: mask)
                 let loudInChunk = _unsafePerformance {
                     fx_reverb_network(
                         level, lines, ringMask, start, kernelLengths, mixed, inA, inB, parameterBlock, count, loudSquare)
@@ -458,19 +436,11 @@ extension RenderEffect {
                 }
             }
 
-            // 3. The outputs: each channel its row of the mix, wet, plus its dry signal.
-            for c in 0..<activeChannels {
-                let x = base + c * stride + done
-                let row = rows[c]
-                if row >= 0 {
-                    let column = mixed + row
-                    for j in 0..<chunk {
-                        let l = Float(done + j + 1)
-                        x[j] = (dryFrom + dryStep * l) * x[j] + (wetFrom + wetStep * l) * column[j &* 16]
-                    }
-                } else {
-                    for j in 0..<chunk { x[j] *= dryFrom + dryStep * Float(done + j + 1) }
-                }
+            // 3. The outputs: each channel its row of the mix, wet, plus its dry signal (C).
+            _unsafePerformance {
+                fx_reverb_outputs(
+                    level, base + done, Int64(stride), channelCount, kernelRows, mixed, count, offset, dryFrom,
+                    dryStep, wetFrom, wetStep)
             }
             done += chunk
         }

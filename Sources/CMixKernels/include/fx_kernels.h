@@ -82,6 +82,34 @@ void fx_compressor_peak_curve(int32_t level, const float *source, int64_t stride
 void fx_compressor_gain(int32_t level, float *base, int64_t stride, int32_t channels, int32_t frames,
                         const float *curve, float makeup_from, float makeup_step, int32_t first) MK_NONBLOCKING;
 
+/// The reverb's input sums, 16 frames at a time: for each of `frames`
+/// frames, `in_left`/`in_right` = Σ over `channels` channels (channel c's
+/// frame j at `base[c · stride + j]`) of `weights[c]` (left) and
+/// `weights[8 + c]` (right) times the sample, then widened by the stereo
+/// spread s = `spread_from` + `spread_step` · (`done` + j + 1): mid ± s · side.
+/// Returns the last frame whose sums (before the spread) reach `silence` in
+/// either channel, or -1.
+int32_t fx_reverb_inputs(int32_t level, const float *base, int64_t stride, int32_t channels, const float *weights,
+                         int32_t frames, float spread_from, float spread_step, int32_t done, float *in_left,
+                         float *in_right, float silence) MK_NONBLOCKING;
+
+/// The reverb's eight all-pass diffusers over `frames` frames, in place:
+/// diffusers 0–3 on `in_left`, 4–7 on `in_right`, in order. Diffuser k's ring
+/// is `size` (a power of two) floats at `rings + k · size`, its delay
+/// `delays[k]` ≥ `frames`, its gain `gains[k]`; frame j is frame `first` + j
+/// of the rings. Per frame: u = flush(x − g·d), ring ← u, x = d + g·u, with d
+/// the ring's sample `delay` frames before and flush zeroing |u| < 1e-15.
+void fx_reverb_diffusers(int32_t level, float *in_left, float *in_right, float *rings, int32_t size,
+                         const int32_t *delays, const float *gains, int64_t first, int32_t frames) MK_NONBLOCKING;
+
+/// The reverb's outputs over `frames` frames: each channel c's frame j (at
+/// `base[c · stride + j]`) becomes dry · x + wet · `mixed[j · 16 + rows[c]]`
+/// (without the wet term where `rows[c]` < 0), with dry = `dry_from` +
+/// `dry_step` · (`done` + j + 1) and wet likewise.
+void fx_reverb_outputs(int32_t level, float *base, int64_t stride, int32_t channels, const int32_t *rows,
+                       const float *mixed, int32_t frames, int32_t done, float dry_from, float dry_step,
+                       float wet_from, float wet_step) MK_NONBLOCKING;
+
 #ifdef __cplusplus
 }
 #endif
