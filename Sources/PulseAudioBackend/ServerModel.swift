@@ -170,9 +170,9 @@ final class ServerModel {
     static let settleGrace: Duration = .milliseconds(500)
     /// How long after our playback stream is created (or the connection made)
     /// a session manager may still move it on its own: WirePlumber links a
-    /// new stream, restores its role's remembered target (which our own
-    /// moves write, `Output/Audio:media.role:Music` being the music apps'
-    /// key too), and re-links streams whose device a restart took away, all
+    /// new stream, restores its role's remembered target (which on 0.4 our
+    /// own moves write, `Output/Audio:media.role:Music` being the music
+    /// apps' key too; 0.5 honours our streams' `state.restore-target`), and re-links streams whose device a restart took away, all
     /// seconds late on a loaded machine while it starts. Such a move is
     /// corrected, never honoured as the user's: honoured, it pinned our
     /// stream to another application's sink for good (seen once in CI, seed

@@ -35,6 +35,17 @@ enum PAStreamProperty {
     /// pipewire-pulse's floor under a stream's `node.latency`, which sets the
     /// graph's quantum (stream.c:89, pulse-server.c:450 `clamp_latency`).
     static let pipeWireMinimumQuantum = "pulse.min.quantum"
+    /// WirePlumber's per-stream switch of its stream-target memory (0.5:
+    /// `src/scripts/node/state-stream.lua`, the save hook returns early when
+    /// it is the string "false", and the restore skips the stream). Set to
+    /// "false" on our streams: the engine routes them itself, and WirePlumber
+    /// keys a stream's remembered target by `media.role` first, so each move
+    /// the engine makes would otherwise be remembered for every music app
+    /// (`Output/Audio:media.role:Music`) and handed back to our next stream.
+    /// WirePlumber 0.4 reads only its own rules' boolean and ignores it;
+    /// PulseAudio ignores it (module-stream-restore keys us by
+    /// `restoreID`).
+    static let wirePlumberRestoreTarget = "state.restore-target"
 }
 
 extension BackendConfiguration {
@@ -54,6 +65,7 @@ extension BackendConfiguration {
         var list = proplist(for: streamProperties)
         list[PAStreamProperty.mediaName] = streamName
         list[PAStreamProperty.restoreID] = ownRestoreKey
+        list[PAStreamProperty.wirePlumberRestoreTarget] = "false"
         return list
     }
 
@@ -62,6 +74,7 @@ extension BackendConfiguration {
     var captureProplist: [String: String] {
         var list = proplist(for: streamProperties)
         list[PAStreamProperty.mediaName] = "\(applicationName) input"
+        list[PAStreamProperty.wirePlumberRestoreTarget] = "false"
         return list
     }
 
