@@ -59,27 +59,34 @@ FX_INLINE int32_t reverb_network_body(float *lines, int32_t ring_mask, int64_t f
     fx_v16 state = p[0], gain = p[1], pole = p[2];
     const fx_v16 gain_step = p[3], pole_step = p[4], inject_left = p[5], inject_right = p[6];
     const float threshold = loud_square * (1.0f / 16.0f);
-    const fx_i16 lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    const int32_t floats_mask = ring_mask * 16 + 15;
-    // Where lane i reads: line i's sample of frame first − length_i, as a float index.
-    fx_i16 read = lane;
-    for (int k = 0; k < 16; k++) read[k] += (int32_t)((first - lengths[k]) & ring_mask) * 16;
-    int32_t write = (int32_t)(first & ring_mask) * 16;
+    const int32_t rows = ring_mask + 1;
     int32_t loud = -1;
     fx_v16 *m = (fx_v16 *)mixed;
-    for (int32_t j = 0; j < frames; j++) {
-        fx_v16 s;
-        for (int k = 0; k < 16; k++) s[k] = lines[read[k]];
-        read = (read + 16) & floats_mask;
-        gain += gain_step;
-        pole += pole_step;
-        fx_v16 f = fx_flush(gain * s + pole * state);
-        state = f;
-        if (fx_any(f * f >= threshold)) loud = j;
-        fx_v16 v = fx_hadamard(f) * 0.25f;
-        *(fx_v16 *)(lines + write) = fx_flush(v + inject_left * in_left[j] + inject_right * in_right[j]);
-        write = (write + 16) & floats_mask;
-        m[j] = v;
+    int32_t j = 0;
+    while (j < frames) {
+        // A run of frames in which no read head wraps: at frame j + t lane k
+        // reads lane k of row t after `read[k]`. One scalar load per lane
+        // from a pointer per lane (no lane indices to take out of a vector).
+        const float *read[16];
+        int32_t run = frames - j;
+        for (int k = 0; k < 16; k++) {
+            const int32_t row = (int32_t)((first + j - lengths[k]) & ring_mask);
+            read[k] = lines + (int64_t)row * 16;
+            run = rows - row < run ? rows - row : run;
+        }
+        for (int32_t t = 0; t < run; t++, j++) {
+            fx_v16 s;
+            for (int k = 0; k < 16; k++) s[k] = read[k][t * 16 + k];
+            gain += gain_step;
+            pole += pole_step;
+            fx_v16 f = fx_flush(gain * s + pole * state);
+            state = f;
+            if (fx_any(f * f >= threshold)) loud = j;
+            fx_v16 v = fx_hadamard(f) * 0.25f;
+            *(fx_v16 *)(lines + (int64_t)((first + j) & ring_mask) * 16) =
+                fx_flush(v + inject_left * in_left[j] + inject_right * in_right[j]);
+            m[j] = v;
+        }
     }
     p[0] = state;
     p[1] = gain;
