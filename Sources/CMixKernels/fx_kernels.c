@@ -388,6 +388,56 @@ FX_INLINE void compressor_gain_body(float *base, int64_t stride, int32_t channel
     }
 }
 
+/// The detector's smoothing over `frames` frames of `curve` in place (see
+/// the header). The flushes of tiny stages come at the end of the call, so
+/// neither recursion waits on a compare each frame.
+FX_INLINE void compressor_smooth_body(float *curve, int32_t frames, float release, float attack,
+                                      float *stages) MK_NONBLOCKING {
+#pragma clang fp contract(off)
+    float y1 = stages[0], yL = stages[1];
+    const float keep_release = 1.0f - release, keep_attack = 1.0f - attack;
+    for (int32_t j = 0; j < frames; j++) {
+        const float x = curve[j];
+        const float fed = keep_release * x;
+        const float decayed = release * y1;
+        const float e = decayed + fed;
+        y1 = x > e ? x : e;
+        const float rise = keep_attack * y1;
+        const float held = attack * yL;
+        yL = held + rise;
+        curve[j] = yL;
+    }
+    stages[0] = y1 < 1e-12f ? 0.0f : y1;
+    stages[1] = yL < 1e-12f ? 0.0f : yL;
+}
+
+#define FX_COMPRESSOR_SMOOTH_PARAMETERS float *curve, int32_t frames, float release, float attack, float *stages
+#define FX_COMPRESSOR_SMOOTH_ARGUMENTS curve, frames, release, attack, stages
+
+static void compressor_smooth_portable(FX_COMPRESSOR_SMOOTH_PARAMETERS) MK_NONBLOCKING {
+    compressor_smooth_body(FX_COMPRESSOR_SMOOTH_ARGUMENTS);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2,fma"))) static void compressor_smooth_avx2(FX_COMPRESSOR_SMOOTH_PARAMETERS)
+    MK_NONBLOCKING {
+    compressor_smooth_body(FX_COMPRESSOR_SMOOTH_ARGUMENTS);
+}
+#endif
+
+void fx_compressor_smooth(int32_t level, FX_COMPRESSOR_SMOOTH_PARAMETERS) MK_NONBLOCKING {
+#if defined(__x86_64__)
+    // One scalar recursion: AVX-512 adds nothing to the AVX2 encoding.
+    if (level >= 1) {
+        compressor_smooth_avx2(FX_COMPRESSOR_SMOOTH_ARGUMENTS);
+        return;
+    }
+#else
+    (void)level;
+#endif
+    compressor_smooth_portable(FX_COMPRESSOR_SMOOTH_ARGUMENTS);
+}
+
 #define FX_COMPRESSOR_CURVE_PARAMETERS                                                                          \
     const float *source, int64_t stride, int32_t channels, int32_t frames, float *curve, float threshold,      \
         float slope, float knee

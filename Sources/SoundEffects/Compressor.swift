@@ -11,6 +11,8 @@
 //   smoothing       "smooth decoupled" peak detector on xL: a release stage
 //                   y1 = max(xL, αR·y1 + (1 − αR)·xL), then an attack stage
 //                   yL = αA·yL + (1 − αA)·y1, with α = exp(−1/(τ·fs));
+//                   (a stage below 1e-12 dB is set to 0 at the end of each
+//                   128-frame chunk, so no stage decays into subnormals);
 //   gain            10^((makeup − yL)/20), the same for every channel.
 //
 // So attack is the time constant τA in which the gain reduction moves 63 %
@@ -77,8 +79,6 @@ extension RenderEffect {
         let usesRMS = mixFrom > 0 || mixStep != 0
         let source: UnsafePointer<Float> = sidechain ?? UnsafePointer(base)
         let sourceStride = sidechain == nil ? stride : sidechainStride
-        var y1 = header.pointee.releaseStage
-        var yL = header.pointee.attackStage
         var squares = header.pointee.meanSquares
         // Three passes a chunk at a time, so only the detector's smoothing
         // waits on the frame before: the static curve per frame, then the
@@ -87,9 +87,15 @@ extension RenderEffect {
         // would do.
         let chunkFrames = RenderEffect.compressorChunk
         let curve = (memory + layout.offsets[1]).assumingMemoryBound(to: Float.self)
+        // The two stages where the C smoothing keeps them, after the curve.
+        let stages = curve + chunkFrames
+        stages[0] = header.pointee.releaseStage
+        stages[1] = header.pointee.attackStage
+        let level = kernelLevel, channels = Int32(truncatingIfNeeded: activeChannels)
         var done = 0
         while done < n {
             let m = min(chunkFrames, n - done)
+            let frames = Int32(truncatingIfNeeded: m), first = Int32(truncatingIfNeeded: done)
             // 1. The level and the static curve's gain reduction.
             if usesRMS {
                 for j in 0..<m {
@@ -112,34 +118,25 @@ extension RenderEffect {
                 }
             } else {
                 // The same arithmetic in C, 16 frames at a time.
-                let level = kernelLevel, channels = Int32(truncatingIfNeeded: activeChannels)
-                let frames = Int32(truncatingIfNeeded: m)
                 _unsafePerformance {
                     fx_compressor_peak_curve(
                         level, source + done, Int64(sourceStride), channels, frames, curve, threshold, slope, knee)
                 }
             }
-            // 2. The smoothing: the one recursion.
-            for j in 0..<m {
-                let xL = curve[j]
-                y1 = max(xL, release * y1 + (1 - release) * xL)
-                yL = attack * yL + (1 - attack) * y1
-                if yL < 1e-12 { yL = 0 }  // no subnormals as the reduction decays
-                if y1 < 1e-12 { y1 = 0 }
-                curve[j] = yL
-            }
+            // 2. The smoothing: the one recursion (in C, the stages flushed
+            // to 0 below 1e-12 dB at the end of the chunk, so no subnormals
+            // as the reduction decays).
+            _unsafePerformance { fx_compressor_smooth(level, curve, frames, release, attack, stages) }
             // 3. The gain, the same for every channel (in C, as the Swift
             // fastExp2 computes it, 16 frames at a time).
-            let level = kernelLevel, channels = Int32(truncatingIfNeeded: activeChannels)
-            let frames = Int32(truncatingIfNeeded: m), first = Int32(truncatingIfNeeded: done)
             _unsafePerformance {
                 fx_compressor_gain(
                     level, base + done, Int64(stride), channels, frames, curve, makeupFrom, makeupStep, first)
             }
             done += m
         }
-        header.pointee.releaseStage = y1
-        header.pointee.attackStage = yL
+        header.pointee.releaseStage = stages[0]
+        header.pointee.attackStage = stages[1]
         header.pointee.meanSquares = squares
     }
 }

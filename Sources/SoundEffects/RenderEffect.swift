@@ -372,7 +372,9 @@ struct StateLayout: BitwiseCopyable {
                 EffectParameters.EQ.bandCount * Int(FX_SVF_COEFFICIENTS + FX_SVF_STATES) * 4,
             ]
         case .compressor:
-            sizes = [MemoryLayout<CompressorState>.stride, RenderEffect.compressorChunk * 4]
+            // The passes' scratch: a chunk of the curve, then the two
+            // detector stages for the C smoothing.
+            sizes = [MemoryLayout<CompressorState>.stride, (RenderEffect.compressorChunk + 16) * 4]
         case .limiter:
             ring = StateLayout.powerOfTwo(atLeast: StateLayout.ceiling(capacityRate * 0.010) + 8)
             sizes = [

@@ -167,4 +167,37 @@ import Testing
                 "level \(level): \(zip(out, expectedOut).filter { $0 != $1 }.prefix(3))")
         }
     }
+
+    /// The compressor's smoothing kernel is the recursion of the header, to
+    /// the bit at every level, and flushes a stage below 1e-12 dB to 0 at
+    /// the end of the call only.
+    @Test func compressorSmoothingIsTheRecursion() {
+        let frames = 128
+        var curve = (0..<frames).map { j -> Float in j < 40 ? Float(j % 7) * 1.5 : j < 90 ? 0 : 3 }
+        curve[100] = 20
+        let (release, attack): (Float, Float) = (0.995, 0.8)
+        var expected = curve
+        var (y1, yL): (Float, Float) = (2, 1)
+        for j in 0..<frames {
+            let x = curve[j]
+            let fed = (1 - release) * x, decayed = release * y1
+            let e = decayed + fed
+            y1 = x > e ? x : e
+            let rise = (1 - attack) * y1, held = attack * yL
+            yL = held + rise
+            expected[j] = yL
+        }
+        for level in 0...fx_best_level() {
+            var out = curve
+            var stages: [Float] = [2, 1]
+            fx_compressor_smooth(level, &out, Int32(frames), release, attack, &stages)
+            #expect(zip(out, expected).allSatisfy { $0.bitPattern == $1.bitPattern }, "level \(level)")
+            #expect(stages == [y1, yL], "level \(level): \(stages)")
+        }
+        // A decayed stage is 0 after the call, not a subnormal-bound tiny.
+        var silence = [Float](repeating: 0, count: frames)
+        var stages: [Float] = [1e-11, 1e-11]
+        fx_compressor_smooth(fx_best_level(), &silence, Int32(frames), 0.5, 0.5, &stages)
+        #expect(stages == [0, 0], "\(stages)")
+    }
 }

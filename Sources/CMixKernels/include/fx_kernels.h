@@ -75,6 +75,15 @@ void fx_svf_cascade(int32_t level, float *left, float *right, int32_t frames, co
 void fx_compressor_peak_curve(int32_t level, const float *source, int64_t stride, int32_t channels,
                               int32_t frames, float *curve, float threshold, float slope, float knee) MK_NONBLOCKING;
 
+/// The compressor detector's smoothing over `frames` frames of `curve` (the
+/// static curve's gain reduction, dB) in place: per frame, the release
+/// stage y1 = max(x, `release` · y1 + (1 − `release`) · x), then the attack
+/// stage yL = `attack` · yL + (1 − `attack`) · y1, and `curve[j]` = yL.
+/// `stages` holds y1 and yL, updated; each is set to 0 at the end if below
+/// 1e-12 (so no stage decays into subnormals across calls).
+void fx_compressor_smooth(int32_t level, float *curve, int32_t frames, float release, float attack,
+                          float *stages) MK_NONBLOCKING;
+
 /// The compressor's gain over `frames` frames: each channel's frame j (at
 /// `base[c · stride + j]`) times 10^((makeup − `curve[j]`)/20), with makeup
 /// = `makeup_from` + `makeup_step` · (`first` + j + 1). Power as the Swift
