@@ -26,6 +26,15 @@ FX_INLINE fx_v16 fx_select(fx_i16 mask, fx_v16 a, fx_v16 b) {
     return (fx_v16)(((fx_i16)a & mask) | ((fx_i16)b & ~mask));
 }
 
+/// Unaligned 16-float load and store.
+FX_INLINE fx_v16 fx_load(const float *p) {
+    fx_v16 v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+
+FX_INLINE void fx_store(float *p, fx_v16 v) { __builtin_memcpy(p, &v, sizeof v); }
+
 /// Lanes with |x| < 1e-15 set to 0.
 FX_INLINE fx_v16 fx_flush(fx_v16 x) {
     fx_i16 keep = (x >= 1e-15f) | (x <= -1e-15f);
@@ -142,24 +151,34 @@ int32_t fx_reverb_network(int32_t level, FX_REVERB_PARAMETERS) MK_NONBLOCKING {
 // steps keep the states of bands that have no frame.
 FX_INLINE void svf_lanes_body(float *left, float *right, int32_t frames, const float *coefficients, float *states,
                               const int bands) {
-    fx_v16 cx = 0, c1 = 0, c2 = 0, p1 = 0, q2 = 0, r3 = 0, t3 = 0, ic1 = 0, ic2 = 0;
+    // Packed lane by lane in memory, then loaded whole: built in registers
+    // lane by lane, the vectors cost hundreds of inserts and spills where a
+    // vector is two or four registers (AVX2, SSE), which short calls (a
+    // moving band splits the call into 16-frame blocks) pay every time.
+    enum { CX, C1, C2, P1, Q2, R3, T3, IC1, IC2, PACKED };
+    float packed[PACKED][16] __attribute__((aligned(64)));
+    __builtin_memset(packed, 0, sizeof packed);
     for (int b = 0; b < bands; b++) {
         const float *c = coefficients + b * FX_SVF_COEFFICIENTS;
         const float *st = states + b * FX_SVF_STATES;
         const float a1 = c[0], a2 = c[1], a3 = c[2], m0 = c[3], m1 = c[4], m2 = c[5];
         for (int h = 0; h < 2; h++) {
             const int l = 2 * b + h;
-            cx[l] = m0 + m1 * a2 + m2 * a3;
-            c1[l] = m1 * a1 + m2 * a2;
-            c2[l] = m2 - m1 * a2 - m2 * a3;
-            p1[l] = 2 * a1 - 1;
-            q2[l] = 2 * a2;
-            r3[l] = 1 - 2 * a3;
-            t3[l] = 2 * a3;
-            ic1[l] = st[h];
-            ic2[l] = st[2 + h];
+            packed[CX][l] = m0 + m1 * a2 + m2 * a3;
+            packed[C1][l] = m1 * a1 + m2 * a2;
+            packed[C2][l] = m2 - m1 * a2 - m2 * a3;
+            packed[P1][l] = 2 * a1 - 1;
+            packed[Q2][l] = 2 * a2;
+            packed[R3][l] = 1 - 2 * a3;
+            packed[T3][l] = 2 * a3;
+            packed[IC1][l] = st[h];
+            packed[IC2][l] = st[2 + h];
         }
     }
+    const fx_v16 cx = fx_load(packed[CX]), c1 = fx_load(packed[C1]), c2 = fx_load(packed[C2]);
+    const fx_v16 p1 = fx_load(packed[P1]), q2 = fx_load(packed[Q2]), r3 = fx_load(packed[R3]);
+    const fx_v16 t3 = fx_load(packed[T3]);
+    fx_v16 ic1 = fx_load(packed[IC1]), ic2 = fx_load(packed[IC2]);
     const fx_i16 band = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7};
     const int32_t last = bands - 1;
     const int32_t steps = frames + last;
@@ -192,12 +211,14 @@ FX_INLINE void svf_lanes_body(float *left, float *right, int32_t frames, const f
             if (right) right[k] = out[2 * last + 1];
         }
     }
+    fx_store(packed[IC1], ic1);
+    fx_store(packed[IC2], ic2);
     for (int b = 0; b < bands; b++) {
         float *st = states + b * FX_SVF_STATES;
-        st[0] = ic1[2 * b];
-        st[1] = ic1[2 * b + 1];
-        st[2] = ic2[2 * b];
-        st[3] = ic2[2 * b + 1];
+        st[0] = packed[IC1][2 * b];
+        st[1] = packed[IC1][2 * b + 1];
+        st[2] = packed[IC2][2 * b];
+        st[3] = packed[IC2][2 * b + 1];
     }
 }
 
@@ -325,14 +346,6 @@ FX_INLINE void fx_store_part(float *p, fx_v16 v, int32_t n) {
     __builtin_memcpy(a, &v, sizeof v);
     for (int32_t j = 0; j < n; j++) p[j] = a[j];
 }
-
-FX_INLINE fx_v16 fx_load(const float *p) {
-    fx_v16 v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
-
-FX_INLINE void fx_store(float *p, fx_v16 v) { __builtin_memcpy(p, &v, sizeof v); }
 
 FX_INLINE fx_v16 fx_peak_curve_step(const float *source, int64_t stride, int32_t channels, int32_t j, int32_t n,
                                     float threshold, float slope, float knee) {
