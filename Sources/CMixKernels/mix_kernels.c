@@ -164,6 +164,16 @@ MK_INLINE void scale_body(float *L, float *R, float g, float dg, int32_t n) MK_N
 // into an add.
 enum { MEASURE_LANES = 16 };
 
+/// One frame into one lane's peak `m` and sum of squares `s`.
+MK_INLINE void measure_frame(float l, float r, float *m, float *s) MK_NONBLOCKING {
+#pragma clang fp contract(off)
+    float a = fabsf(l), b = fabsf(r);
+    float x = a > b ? a : b;
+    *m = x > *m ? x : *m;
+    float ll = l * l, rr = r * r;
+    *s += ll + rr;
+}
+
 MK_INLINE void measure_body(const float *L, const float *R, int32_t n, float *peak, double *sum_squares) MK_NONBLOCKING {
 #pragma clang fp contract(off)
     float m[MEASURE_LANES], s[MEASURE_LANES];
@@ -173,23 +183,9 @@ MK_INLINE void measure_body(const float *L, const float *R, int32_t n, float *pe
     }
     int32_t i = 0;
     for (; i + MEASURE_LANES <= n; i += MEASURE_LANES) {
-        for (int j = 0; j < MEASURE_LANES; j++) {
-            float l = L[i + j], r = R[i + j];
-            float a = fabsf(l), b = fabsf(r);
-            float x = a > b ? a : b;
-            m[j] = x > m[j] ? x : m[j];
-            float ll = l * l, rr = r * r;
-            s[j] += ll + rr;
-        }
+        for (int j = 0; j < MEASURE_LANES; j++) measure_frame(L[i + j], R[i + j], &m[j], &s[j]);
     }
-    for (int j = 0; i + j < n; j++) {
-        float l = L[i + j], r = R[i + j];
-        float a = fabsf(l), b = fabsf(r);
-        float x = a > b ? a : b;
-        m[j] = x > m[j] ? x : m[j];
-        float ll = l * l, rr = r * r;
-        s[j] += ll + rr;
-    }
+    for (int j = 0; i + j < n; j++) measure_frame(L[i + j], R[i + j], &m[j], &s[j]);
     for (int width = MEASURE_LANES / 2; width > 0; width /= 2) {
         for (int j = 0; j < width; j++) {
             m[j] = m[j + width] > m[j] ? m[j + width] : m[j];
