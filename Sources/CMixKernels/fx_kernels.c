@@ -21,6 +21,29 @@ int32_t fx_best_level(void) {
     return 0;
 }
 
+// Every kernel is an always-inline `NAME_body`, instantiated once per
+// instruction set by FX_LEVELS (`NAME_portable`, and on x86-64 `NAME_avx2`
+// and `NAME_avx512`) and chosen per call by FX_DISPATCH from `level`
+// (2 AVX-512, 1 AVX2+FMA, else portable). RETURN is `return` for a kernel
+// with a result and empty for one without.
+#if defined(__x86_64__)
+#define FX_LEVELS(TYPE, RETURN, NAME, PARAMETERS, ARGUMENTS)                                                    \
+    static TYPE NAME##_portable(PARAMETERS) MK_NONBLOCKING { RETURN NAME##_body(ARGUMENTS); }                   \
+    __attribute__((target("avx2,fma"))) static TYPE NAME##_avx2(PARAMETERS) MK_NONBLOCKING {                    \
+        RETURN NAME##_body(ARGUMENTS);                                                                           \
+    }                                                                                                            \
+    __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))) static TYPE NAME##_avx512(           \
+        PARAMETERS) MK_NONBLOCKING {                                                                             \
+        RETURN NAME##_body(ARGUMENTS);                                                                           \
+    }
+#define FX_DISPATCH(level, NAME, ARGUMENTS)                                                                       \
+    ((level) >= 2 ? NAME##_avx512(ARGUMENTS) : (level) == 1 ? NAME##_avx2(ARGUMENTS) : NAME##_portable(ARGUMENTS))
+#else
+#define FX_LEVELS(TYPE, RETURN, NAME, PARAMETERS, ARGUMENTS)                                                    \
+    static TYPE NAME##_portable(PARAMETERS) MK_NONBLOCKING { RETURN NAME##_body(ARGUMENTS); }
+#define FX_DISPATCH(level, NAME, ARGUMENTS) ((void)(level), NAME##_portable(ARGUMENTS))
+#endif
+
 /// Lanes of `a` where `mask` is set, else of `b`.
 FX_INLINE fx_v16 fx_select(fx_i16 mask, fx_v16 a, fx_v16 b) {
     return (fx_v16)(((fx_i16)a & mask) | ((fx_i16)b & ~mask));
@@ -108,29 +131,10 @@ FX_INLINE int32_t reverb_network_body(float *lines, int32_t ring_mask, int64_t f
         const float *in_right, float *parameters, int32_t frames, float loud_square
 #define FX_REVERB_ARGUMENTS lines, ring_mask, first, lengths, mixed, in_left, in_right, parameters, frames, loud_square
 
-static int32_t reverb_network_portable(FX_REVERB_PARAMETERS) MK_NONBLOCKING {
-    return reverb_network_body(FX_REVERB_ARGUMENTS);
-}
-
-#if defined(__x86_64__)
-__attribute__((target("avx2,fma"))) static int32_t reverb_network_avx2(FX_REVERB_PARAMETERS) MK_NONBLOCKING {
-    return reverb_network_body(FX_REVERB_ARGUMENTS);
-}
-
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))) static int32_t
-reverb_network_avx512(FX_REVERB_PARAMETERS) MK_NONBLOCKING {
-    return reverb_network_body(FX_REVERB_ARGUMENTS);
-}
-#endif
+FX_LEVELS(int32_t, return, reverb_network, FX_REVERB_PARAMETERS, FX_REVERB_ARGUMENTS)
 
 int32_t fx_reverb_network(int32_t level, FX_REVERB_PARAMETERS) MK_NONBLOCKING {
-#if defined(__x86_64__)
-    if (level >= 2) return reverb_network_avx512(FX_REVERB_ARGUMENTS);
-    if (level == 1) return reverb_network_avx2(FX_REVERB_ARGUMENTS);
-#else
-    (void)level;
-#endif
-    return reverb_network_portable(FX_REVERB_ARGUMENTS);
+    return FX_DISPATCH(level, reverb_network, FX_REVERB_ARGUMENTS);
 }
 
 // MARK: - The EQ's cascade
@@ -234,40 +238,19 @@ FX_INLINE void svf_lanes_body(float *left, float *right, int32_t frames, const f
     default: break;                                                                                            \
     }
 
-static void svf_cascade_portable(float *left, float *right, int32_t frames, const float *coefficients, float *states,
-                                 int32_t bands) MK_NONBLOCKING {
+FX_INLINE void svf_cascade_body(float *left, float *right, int32_t frames, const float *coefficients, float *states,
+                                int32_t bands) {
     FX_SVF_SWITCH(left, right, frames, coefficients, states, bands)
 }
 
-#if defined(__x86_64__)
-__attribute__((target("avx2,fma"))) static void svf_cascade_avx2(float *left, float *right, int32_t frames,
-                                                                 const float *coefficients, float *states,
-                                                                 int32_t bands) MK_NONBLOCKING {
-    FX_SVF_SWITCH(left, right, frames, coefficients, states, bands)
-}
+#define FX_SVF_PARAMETERS                                                                                        \
+    float *left, float *right, int32_t frames, const float *coefficients, float *states, int32_t bands
+#define FX_SVF_ARGUMENTS left, right, frames, coefficients, states, bands
 
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))) static void
-svf_cascade_avx512(float *left, float *right, int32_t frames, const float *coefficients, float *states,
-                   int32_t bands) MK_NONBLOCKING {
-    FX_SVF_SWITCH(left, right, frames, coefficients, states, bands)
-}
-#endif
+FX_LEVELS(void, , svf_cascade, FX_SVF_PARAMETERS, FX_SVF_ARGUMENTS)
 
-void fx_svf_cascade(int32_t level, float *left, float *right, int32_t frames, const float *coefficients,
-                    float *states, int32_t bands) MK_NONBLOCKING {
-#if defined(__x86_64__)
-    if (level >= 2) {
-        svf_cascade_avx512(left, right, frames, coefficients, states, bands);
-        return;
-    }
-    if (level == 1) {
-        svf_cascade_avx2(left, right, frames, coefficients, states, bands);
-        return;
-    }
-#else
-    (void)level;
-#endif
-    svf_cascade_portable(left, right, frames, coefficients, states, bands);
+void fx_svf_cascade(int32_t level, FX_SVF_PARAMETERS) MK_NONBLOCKING {
+    FX_DISPATCH(level, svf_cascade, FX_SVF_ARGUMENTS);
 }
 
 // MARK: - Compressor
@@ -427,28 +410,10 @@ FX_INLINE void compressor_smooth_body(float *curve, int32_t frames, float releas
 #define FX_COMPRESSOR_SMOOTH_PARAMETERS float *curve, int32_t frames, float release, float attack, float *stages
 #define FX_COMPRESSOR_SMOOTH_ARGUMENTS curve, frames, release, attack, stages
 
-static void compressor_smooth_portable(FX_COMPRESSOR_SMOOTH_PARAMETERS) MK_NONBLOCKING {
-    compressor_smooth_body(FX_COMPRESSOR_SMOOTH_ARGUMENTS);
-}
-
-#if defined(__x86_64__)
-__attribute__((target("avx2,fma"))) static void compressor_smooth_avx2(FX_COMPRESSOR_SMOOTH_PARAMETERS)
-    MK_NONBLOCKING {
-    compressor_smooth_body(FX_COMPRESSOR_SMOOTH_ARGUMENTS);
-}
-#endif
+FX_LEVELS(void, , compressor_smooth, FX_COMPRESSOR_SMOOTH_PARAMETERS, FX_COMPRESSOR_SMOOTH_ARGUMENTS)
 
 void fx_compressor_smooth(int32_t level, FX_COMPRESSOR_SMOOTH_PARAMETERS) MK_NONBLOCKING {
-#if defined(__x86_64__)
-    // One scalar recursion: AVX-512 adds nothing to the AVX2 encoding.
-    if (level >= 1) {
-        compressor_smooth_avx2(FX_COMPRESSOR_SMOOTH_ARGUMENTS);
-        return;
-    }
-#else
-    (void)level;
-#endif
-    compressor_smooth_portable(FX_COMPRESSOR_SMOOTH_ARGUMENTS);
+    FX_DISPATCH(level, compressor_smooth, FX_COMPRESSOR_SMOOTH_ARGUMENTS);
 }
 
 #define FX_COMPRESSOR_CURVE_PARAMETERS                                                                          \
@@ -460,65 +425,15 @@ void fx_compressor_smooth(int32_t level, FX_COMPRESSOR_SMOOTH_PARAMETERS) MK_NON
         float makeup_step, int32_t first
 #define FX_COMPRESSOR_GAIN_ARGUMENTS base, stride, channels, frames, curve, makeup_from, makeup_step, first
 
-static void compressor_peak_curve_portable(FX_COMPRESSOR_CURVE_PARAMETERS) MK_NONBLOCKING {
-    compressor_peak_curve_body(FX_COMPRESSOR_CURVE_ARGUMENTS);
-}
-
-static void compressor_gain_portable(FX_COMPRESSOR_GAIN_PARAMETERS) MK_NONBLOCKING {
-    compressor_gain_body(FX_COMPRESSOR_GAIN_ARGUMENTS);
-}
-
-#if defined(__x86_64__)
-__attribute__((target("avx2,fma"))) static void compressor_peak_curve_avx2(FX_COMPRESSOR_CURVE_PARAMETERS)
-    MK_NONBLOCKING {
-    compressor_peak_curve_body(FX_COMPRESSOR_CURVE_ARGUMENTS);
-}
-
-__attribute__((target("avx2,fma"))) static void compressor_gain_avx2(FX_COMPRESSOR_GAIN_PARAMETERS) MK_NONBLOCKING {
-    compressor_gain_body(FX_COMPRESSOR_GAIN_ARGUMENTS);
-}
-
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))) static void
-compressor_peak_curve_avx512(FX_COMPRESSOR_CURVE_PARAMETERS) MK_NONBLOCKING {
-    compressor_peak_curve_body(FX_COMPRESSOR_CURVE_ARGUMENTS);
-}
-
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))) static void
-compressor_gain_avx512(FX_COMPRESSOR_GAIN_PARAMETERS) MK_NONBLOCKING {
-    compressor_gain_body(FX_COMPRESSOR_GAIN_ARGUMENTS);
-}
-#endif
+FX_LEVELS(void, , compressor_peak_curve, FX_COMPRESSOR_CURVE_PARAMETERS, FX_COMPRESSOR_CURVE_ARGUMENTS)
+FX_LEVELS(void, , compressor_gain, FX_COMPRESSOR_GAIN_PARAMETERS, FX_COMPRESSOR_GAIN_ARGUMENTS)
 
 void fx_compressor_peak_curve(int32_t level, FX_COMPRESSOR_CURVE_PARAMETERS) MK_NONBLOCKING {
-#if defined(__x86_64__)
-    if (level >= 2) {
-        compressor_peak_curve_avx512(FX_COMPRESSOR_CURVE_ARGUMENTS);
-        return;
-    }
-    if (level == 1) {
-        compressor_peak_curve_avx2(FX_COMPRESSOR_CURVE_ARGUMENTS);
-        return;
-    }
-#else
-    (void)level;
-#endif
-    compressor_peak_curve_portable(FX_COMPRESSOR_CURVE_ARGUMENTS);
+    FX_DISPATCH(level, compressor_peak_curve, FX_COMPRESSOR_CURVE_ARGUMENTS);
 }
 
 void fx_compressor_gain(int32_t level, FX_COMPRESSOR_GAIN_PARAMETERS) MK_NONBLOCKING {
-#if defined(__x86_64__)
-    if (level >= 2) {
-        compressor_gain_avx512(FX_COMPRESSOR_GAIN_ARGUMENTS);
-        return;
-    }
-    if (level == 1) {
-        compressor_gain_avx2(FX_COMPRESSOR_GAIN_ARGUMENTS);
-        return;
-    }
-#else
-    (void)level;
-#endif
-    compressor_gain_portable(FX_COMPRESSOR_GAIN_ARGUMENTS);
+    FX_DISPATCH(level, compressor_gain, FX_COMPRESSOR_GAIN_ARGUMENTS);
 }
 
 // MARK: - The reverb's inputs and outputs
@@ -655,26 +570,9 @@ FX_INLINE void reverb_outputs_body(float *base, int64_t stride, int32_t channels
 #define FX_REVERB_OUTPUTS_ARGUMENTS                                                                              \
     base, stride, channels, rows, mixed, frames, done, dry_from, dry_step, wet_from, wet_step
 
-#define FX_REVERB_IO(SUFFIX, ATTR)                                                                               \
-    ATTR static int32_t reverb_inputs_##SUFFIX(FX_REVERB_INPUTS_PARAMETERS) MK_NONBLOCKING {                    \
-        return reverb_inputs_body(FX_REVERB_INPUTS_ARGUMENTS);                                                   \
-    }                                                                                                            \
-    ATTR static void reverb_diffusers_##SUFFIX(FX_REVERB_DIFFUSERS_PARAMETERS) MK_NONBLOCKING {                 \
-        reverb_diffusers_body(FX_REVERB_DIFFUSERS_ARGUMENTS);                                                    \
-    }                                                                                                            \
-    ATTR static void reverb_outputs_##SUFFIX(FX_REVERB_OUTPUTS_PARAMETERS) MK_NONBLOCKING {                     \
-        reverb_outputs_body(FX_REVERB_OUTPUTS_ARGUMENTS);                                                        \
-    }
-
-FX_REVERB_IO(portable, )
-#if defined(__x86_64__)
-FX_REVERB_IO(avx2, __attribute__((target("avx2,fma"))))
-FX_REVERB_IO(avx512, __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))))
-#define FX_DISPATCH(level, NAME, ARGUMENTS)                                                                       \
-    ((level) >= 2 ? NAME##_avx512(ARGUMENTS) : (level) == 1 ? NAME##_avx2(ARGUMENTS) : NAME##_portable(ARGUMENTS))
-#else
-#define FX_DISPATCH(level, NAME, ARGUMENTS) ((void)(level), NAME##_portable(ARGUMENTS))
-#endif
+FX_LEVELS(int32_t, return, reverb_inputs, FX_REVERB_INPUTS_PARAMETERS, FX_REVERB_INPUTS_ARGUMENTS)
+FX_LEVELS(void, , reverb_diffusers, FX_REVERB_DIFFUSERS_PARAMETERS, FX_REVERB_DIFFUSERS_ARGUMENTS)
+FX_LEVELS(void, , reverb_outputs, FX_REVERB_OUTPUTS_PARAMETERS, FX_REVERB_OUTPUTS_ARGUMENTS)
 
 int32_t fx_reverb_inputs(int32_t level, FX_REVERB_INPUTS_PARAMETERS) MK_NONBLOCKING {
     return FX_DISPATCH(level, reverb_inputs, FX_REVERB_INPUTS_ARGUMENTS);
