@@ -245,27 +245,39 @@ extension RenderEffect {
         }
         let feedStep = (feed - st.feed) / Float(n), poleStep = (pole - st.pole) / Float(n)
 
+        // The C kernels' per-call tables: the lines' lengths (stored per
+        // chunk), the diffusers' delays and the channels' output rows
+        // (Int32), the channels' input weights (left 0–7, right 8–15) and
+        // the diffusers' gains (Float).
+        let kernelLengths = (memory + layout.offsets[6]).assumingMemoryBound(to: Int32.self)
+        let kernelDelays = kernelLengths + 16, kernelRows = kernelLengths + 24
+        let kernelWeights = (memory + layout.offsets[7]).assumingMemoryBound(to: Float.self)
+        let kernelGains = kernelWeights + 16
+        for k in 0..<8 {
+            kernelWeights[k] = 0
+            kernelWeights[8 + k] = 0
+            kernelRows[k] = -1
+            kernelDelays[k] = st.diffuserDelays[k]
+            kernelGains[k] = ReverbDesign.diffuserGain(k & 3)
+        }
         // Per-channel input weights and output rows.
-        var weightLeft = InlineArray<8, Float>(repeating: 0)
-        var weightRight = InlineArray<8, Float>(repeating: 0)
-        var rows = InlineArray<8, Int>(repeating: -1)
-        var row = 2
+        var row: Int32 = 2
         for c in 0..<activeChannels {
             switch ChannelLayout.side(of: c, channels: min(channels, 8)) {
             case .mono:
-                weightLeft[c] = 1
-                weightRight[c] = 1
-            case .left: weightLeft[c] = 1
-            case .right: weightRight[c] = 1
+                kernelWeights[c] = 1
+                kernelWeights[8 + c] = 1
+            case .left: kernelWeights[c] = 1
+            case .right: kernelWeights[8 + c] = 1
             case .centre:
-                weightLeft[c] = 0.707_106_77
-                weightRight[c] = 0.707_106_77
+                kernelWeights[c] = 0.707_106_77
+                kernelWeights[8 + c] = 0.707_106_77
             case .lfe: continue
             }
             // Even rows only: restricted to the even lines (the left input's)
             // or to the odd ones (the right's) they stay mutually orthogonal,
             // so the outputs are decorrelated from the first echo on.
-            rows[c] = row
+            kernelRows[c] = row
             row += 2
         }
         let (injectLeft, injectRight) = ReverbDesign.inputGains()
@@ -284,20 +296,6 @@ extension RenderEffect {
         let mixed = (memory + layout.offsets[4]).assumingMemoryBound(to: Float.self)
         let parameterBlock = (memory + layout.offsets[5]).assumingMemoryBound(to: Float.self)
         let inputs = parameterBlock + Int(FX_REVERB_PARAMETER_FLOATS)
-        let kernelLengths = (memory + layout.offsets[6]).assumingMemoryBound(to: Int32.self)
-        // The C kernels' per-call tables: diffuser delays and output rows
-        // (Int32, after the lengths), input weights (left 0–7, right 8–15)
-        // and diffuser gains (Float).
-        let kernelDelays = kernelLengths + 16, kernelRows = kernelLengths + 24
-        let kernelWeights = (memory + layout.offsets[7]).assumingMemoryBound(to: Float.self)
-        let kernelGains = kernelWeights + 16
-        for c in 0..<8 {
-            kernelWeights[c] = weightLeft[c]
-            kernelWeights[8 + c] = weightRight[c]
-            kernelRows[c] = Int32(truncatingIfNeeded: rows[c])
-            kernelDelays[c] = st.diffuserDelays[c]
-            kernelGains[c] = ReverbDesign.diffuserGain(c & 3)
-        }
         let level = kernelLevel, channelCount = Int32(truncatingIfNeeded: activeChannels)
         // The kernel's parameters that hold for the whole call; the filters'
         // states, gains and poles are stored before each chunk.
