@@ -334,7 +334,7 @@ final class Playback: Sendable {
         let info = try parameterInfo(effect.kind, name)
         guard value.isFinite, info.bankRange.contains(Double(value)) else {
             throw .invalidParameter(
-                "\(effect.kind.name) \(name) = \(value): must be finite, \(info.bankRange.lowerBound)…\(info.bankRange.upperBound) \(info.bankUnit)")
+                "\(effect.kind.name) parameter \(name) = \(value): must be finite, \(info.bankRange.lowerBound)…\(info.bankRange.upperBound) \(info.bankUnit)")
         }
         try mixer.setBusEffectParameter(
             bus, index: index, parameter: info.index, value: min(info.maximum, max(info.minimum, value * info.bankScale)),
