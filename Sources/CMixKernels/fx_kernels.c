@@ -84,9 +84,17 @@ FX_INLINE int fx_any(fx_i16 m) {
     return r != 0;
 }
 
-FX_INLINE int32_t reverb_network_body(float *lines, int32_t ring_mask, int64_t first, const int32_t *lengths,
-                                       float *mixed, const float *in_left, const float *in_right, float *parameters,
-                                       int32_t frames, float loud_square) {
+/// The lane of each of the 16 lines' reads, one scalar load per lane from
+/// a pointer per lane (no lane indices to take out of a vector).
+FX_INLINE fx_v16 reverb_read(const float *const *read, int32_t t) {
+    fx_v16 s;
+    for (int k = 0; k < 16; k++) s[k] = read[k][t * 16 + k];
+    return s;
+}
+
+FX_INLINE int32_t reverb_network_body(float *lines, int32_t ring_mask, int64_t first, int32_t *lengths,
+                                       const int32_t *next, int32_t *fade, float *mixed, const float *in_left,
+                                       const float *in_right, float *parameters, int32_t frames, float loud_square) {
     fx_v16 *p = (fx_v16 *)parameters;
     fx_v16 state = p[0], gain = p[1], pole = p[2];
     const fx_v16 gain_step = p[3], pole_step = p[4], inject_left = p[5], inject_right = p[6];
@@ -96,19 +104,32 @@ FX_INLINE int32_t reverb_network_body(float *lines, int32_t ring_mask, int64_t f
     fx_v16 *m = (fx_v16 *)mixed;
     int32_t j = 0;
     while (j < frames) {
-        // A run of frames in which no read head wraps: at frame j + t lane k
-        // reads lane k of row t after `read[k]`. One scalar load per lane
-        // from a pointer per lane (no lane indices to take out of a vector).
-        const float *read[16];
+        // A run of frames in which no read head wraps (and, while the lines
+        // crossfade to new lengths, that ends where the crossfade does): at
+        // frame j + t lane k reads lane k of row t after `read[k]` (and of
+        // `incoming[k]`, the new length's head).
+        const int fading = fade[1] > 0;
+        const float *read[16], *incoming[16];
         int32_t run = frames - j;
+        if (fading && fade[1] - fade[0] < run) run = fade[1] - fade[0];
         for (int k = 0; k < 16; k++) {
             const int32_t row = (int32_t)((first + j - lengths[k]) & ring_mask);
             read[k] = lines + (int64_t)row * 16;
             run = rows - row < run ? rows - row : run;
+            const int32_t row2 = (int32_t)((first + j - next[k]) & ring_mask);
+            incoming[k] = lines + (int64_t)row2 * 16;
+            if (fading) run = rows - row2 < run ? rows - row2 : run;
         }
         for (int32_t t = 0; t < run; t++, j++) {
-            fx_v16 s;
-            for (int k = 0; k < 16; k++) s[k] = read[k][t * 16 + k];
+            fx_v16 s = reverb_read(read, t);
+            if (fading) {
+                // The smoothstep weight of the new heads: (pos / len)²·(3 − 2·pos / len).
+                fade[0] += 1;
+                float u = (float)fade[0] / (float)fade[1];
+                u = u < 1.0f ? u : 1.0f;
+                const float w = u * u * (3.0f - 2.0f * u);
+                s += (reverb_read(incoming, t) - s) * w;
+            }
             gain += gain_step;
             pole += pole_step;
             fx_v16 f = fx_flush(gain * s + pole * state);
@@ -119,6 +140,12 @@ FX_INLINE int32_t reverb_network_body(float *lines, int32_t ring_mask, int64_t f
                 fx_flush(v + inject_left * in_left[j] + inject_right * in_right[j]);
             m[j] = v;
         }
+        if (fading && fade[0] >= fade[1]) {
+            // The crossfade is over: the new lengths are the lines' lengths.
+            for (int k = 0; k < 16; k++) lengths[k] = next[k];
+            fade[0] = 0;
+            fade[1] = 0;
+        }
     }
     p[0] = state;
     p[1] = gain;
@@ -127,9 +154,11 @@ FX_INLINE int32_t reverb_network_body(float *lines, int32_t ring_mask, int64_t f
 }
 
 #define FX_REVERB_PARAMETERS                                                                                     \
-    float *lines, int32_t ring_mask, int64_t first, const int32_t *lengths, float *mixed, const float *in_left,     \
-        const float *in_right, float *parameters, int32_t frames, float loud_square
-#define FX_REVERB_ARGUMENTS lines, ring_mask, first, lengths, mixed, in_left, in_right, parameters, frames, loud_square
+    float *lines, int32_t ring_mask, int64_t first, int32_t *lengths, const int32_t *next, int32_t *fade,          \
+        float *mixed, const float *in_left, const float *in_right, float *parameters, int32_t frames,              \
+        float loud_square
+#define FX_REVERB_ARGUMENTS                                                                                      \
+    lines, ring_mask, first, lengths, next, fade, mixed, in_left, in_right, parameters, frames, loud_square
 
 FX_LEVELS(int32_t, return, reverb_network, FX_REVERB_PARAMETERS, FX_REVERB_ARGUMENTS)
 

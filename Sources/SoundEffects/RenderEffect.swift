@@ -83,7 +83,8 @@ package struct RenderEffect: BitwiseCopyable {
     /// The coefficients must be computed afresh (no interpolation from old ones) at the next block.
     var fresh: Bool
     /// The effect's own transitions (an EQ type fade, the reverb's line
-    /// crossfade) need blocks of at most 16 frames.
+    /// crossfade) need their coefficients recomputed every block while they
+    /// run (blocks of ``movingBlockFrames``).
     var needsTicks: Bool
     /// Absolute index of the next frame to process (since the last reset).
     var frame: Int
@@ -241,7 +242,7 @@ package struct RenderEffect: BitwiseCopyable {
         var done = 0
         while done < frames {
             let moving = rampPosition < rampLength || needsTicks || fresh
-            let n = moving ? min(RenderEffect.controlInterval, frames - done) : frames - done
+            let n = moving ? min(movingBlockFrames, frames - done) : frames - done
             let from = current
             let to = advanceParameters(n)
             var side: UnsafePointer<Float>? = nil
@@ -265,6 +266,15 @@ package struct RenderEffect: BitwiseCopyable {
     }
 
     // MARK: - Internals
+
+    /// Frames in a block while parameters move (or the effect's own
+    /// transitions run): the control interval (16), after which
+    /// coefficients are recomputed; the reverb, whose block moves every
+    /// coefficient linearly frame by frame (and crossfades its lines in its
+    /// kernel), takes a whole chunk (``ReverbDesign/blockFrames``, 128).
+    var movingBlockFrames: Int {
+        @_noLocks get { kind == .reverb ? ReverbDesign.blockFrames : RenderEffect.controlInterval }
+    }
 
     /// The 10 ms minimum ramp in frames at the current rate (at least one control interval).
     var minimumRampFrames: Int {
@@ -396,10 +406,11 @@ struct StateLayout: BitwiseCopyable {
                 // The block path's scratch: the mixed outputs frame by frame,
                 // the network kernel's parameters and the two diffused
                 // inputs; the C kernels' tables: the lines' lengths, the
-                // diffusers' delays and the output rows (Int32), the input
+                // diffusers' delays, the output rows, the lines' incoming
+                // lengths and the crossfade's position and length (Int32), the input
                 // weights and the diffusers' gains (Float).
                 block * ReverbDesign.lines * 4, (Int(FX_REVERB_PARAMETER_FLOATS) + 2 * block) * 4,
-                (ReverbDesign.lines + 16) * 4, 24 * 4,
+                (3 * ReverbDesign.lines + 18) * 4, 24 * 4,
             ]
         }
         regions = sizes.count

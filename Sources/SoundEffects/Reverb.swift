@@ -134,40 +134,11 @@ extension RenderEffect {
         @_noLocks get { memory.assumingMemoryBound(to: ReverbState.self).pointee.tailWindow }
     }
 
-    /// The 16-point Walsh–Hadamard transform (Sylvester order, unnormalised). Render-safe.
-    @_noLocks @inline(__always)
-    static func hadamard(_ v: SIMD16<Float>) -> SIMD16<Float> {
-        SIMD16(lowHalf: hadamard8(v.lowHalf + v.highHalf), highHalf: hadamard8(v.lowHalf - v.highHalf))
-    }
-
-    /// The 8-point Walsh–Hadamard transform. Render-safe.
-    @_noLocks @inline(__always)
-    static func hadamard8(_ v: SIMD8<Float>) -> SIMD8<Float> {
-        SIMD8(lowHalf: hadamard4(v.lowHalf + v.highHalf), highHalf: hadamard4(v.lowHalf - v.highHalf))
-    }
-
-    /// The 4-point Walsh–Hadamard transform. Render-safe.
-    @_noLocks @inline(__always)
-    static func hadamard4(_ v: SIMD4<Float>) -> SIMD4<Float> {
-        // Two butterflies as whole-register shuffles, adds and sign flips.
-        let y = SIMD4(v[0], v[1], v[0], v[1]) + SIMD4(v[2], v[3], v[2], v[3]) * SIMD4(1, 1, -1, -1)
-        return SIMD4(y[0], y[0], y[2], y[2]) + SIMD4(y[1], y[1], y[3], y[3]) * SIMD4(1, -1, 1, -1)
-    }
-
-    /// The 16 floats at `base + index[k]` (k = 0…15), one per line. Render-safe.
-    @_noLocks @inline(__always)
-    static func gather(_ base: UnsafeMutablePointer<Float>, _ index: SIMD16<Int32>) -> SIMD16<Float> {
-        SIMD16(
-            base[Int(index[0])], base[Int(index[1])], base[Int(index[2])], base[Int(index[3])],
-            base[Int(index[4])], base[Int(index[5])], base[Int(index[6])], base[Int(index[7])],
-            base[Int(index[8])], base[Int(index[9])], base[Int(index[10])], base[Int(index[11])],
-            base[Int(index[12])], base[Int(index[13])], base[Int(index[14])], base[Int(index[15])])
-    }
-
     /// Runs the reverb over `frames` frames whose parameters move from
     /// `from` to `to` (wet, dry, the stereo input and the lines' absorption
     /// filters per frame, the filters recomputed per block for the decay,
-    /// damping and crossfading line lengths). Runs on the render thread.
+    /// damping and crossfading line lengths; a block is at most a chunk,
+    /// ``ReverbDesign/blockFrames``, while anything moves). Runs on the render thread.
     @_noLocks
     mutating func reverbBlock(
         from: EffectParameters, to: EffectParameters, _ base: UnsafeMutablePointer<Float>, stride: Int, frames n: Int
@@ -245,12 +216,15 @@ extension RenderEffect {
         }
         let feedStep = (feed - st.feed) / Float(n), poleStep = (pole - st.pole) / Float(n)
 
-        // The C kernels' per-call tables: the lines' lengths (stored per
-        // chunk), the diffusers' delays and the channels' output rows
-        // (Int32), the channels' input weights (left 0–7, right 8–15) and
-        // the diffusers' gains (Float).
+        // The C kernels' per-call tables: the lines' lengths, their incoming
+        // lengths and the crossfade's position and length (stored per
+        // chunk, and read back: the kernel ends the crossfade), the
+        // diffusers' delays and the channels' output rows (Int32), the
+        // channels' input weights (left 0–7, right 8–15) and the diffusers'
+        // gains (Float).
         let kernelLengths = (memory + layout.offsets[6]).assumingMemoryBound(to: Int32.self)
         let kernelDelays = kernelLengths + 16, kernelRows = kernelLengths + 24
+        let kernelNext = kernelLengths + 32, kernelFade = kernelLengths + 48
         let kernelWeights = (memory + layout.offsets[7]).assumingMemoryBound(to: Float.self)
         let kernelGains = kernelWeights + 16
         for k in 0..<8 {
@@ -283,9 +257,7 @@ extension RenderEffect {
         let (injectLeft, injectRight) = ReverbDesign.inputGains()
 
         // The lines are one frame-major ring: line i's sample of frame t at
-        // lines[(t & mask)·16 + i]; indices as Int32 lanes (16·ring < 2³¹).
-        let lanes = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-        let masks = SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: mask))
+        // lines[(t & mask)·16 + i] (16·ring < 2³¹).
         let inv = 1 / Float(n)
         let wetFrom = from.reverbWet * 0.25, wetStep = (to.reverbWet * 0.25 - wetFrom) * inv
         let dryFrom = from.reverbDry, dryStep = (to.reverbDry - dryFrom) * inv
@@ -383,56 +355,34 @@ extension RenderEffect {
                 fx_reverb_diffusers(level, inA, inB, diffusers, ringFrames, kernelDelays, kernelGains, start, count)
             }
 
-            // 2. The network.
-            if st.fadeLength == 0 {
-                // Settled: the C kernel, frame by frame over the chunk, reading
-                // each line at its length and writing each frame's row.
-                kernelParameters.storeBytes(of: st.lowPass, toByteOffset: 0, as: SIMD16<Float>.self)
-                kernelParameters.storeBytes(of: st.feed, toByteOffset: 64, as: SIMD16<Float>.self)
-                kernelParameters.storeBytes(of: st.pole, toByteOffset: 128, as: SIMD16<Float>.self)
-                // Swift's performance checker cannot see into C: the kernel is
-                // `nonblocking`, proven by clang (fx_kernels.c).
-                let loudSquare = RenderEffect.silence * RenderEffect.silence
-                for i in 0..<16 { kernelLengths[i] = st.current[i] }
-                let ringMask = Int32(truncatingIfNeeded: mask)
-                let loudInChunk = _unsafePerformance {
-                    fx_reverb_network(
-                        level, lines, ringMask, start, kernelLengths, mixed, inA, inB, parameterBlock, count, loudSquare)
-                }
-                if loudInChunk >= 0 { loud = max(loud, first + Int(loudInChunk)) }
-                st.lowPass = kernelParameters.load(fromByteOffset: 0, as: SIMD16<Float>.self)
-                st.feed = kernelParameters.load(fromByteOffset: 64, as: SIMD16<Float>.self)
-                st.pole = kernelParameters.load(fromByteOffset: 128, as: SIMD16<Float>.self)
-            } else {
-                // A room-size crossfade (blocks of at most 16 frames): frame by
-                // frame, each line read through both heads.
-                for j in 0..<chunk {
-                    let now = first + j
-                    let slot = Int32(truncatingIfNeeded: now & mask)
-                    var s = RenderEffect.gather(lines, ((slot &- st.current) & masks) &* 16 &+ lanes)
-                    if st.fadeLength > 0 {
-                        st.fadePosition += 1
-                        let t = min(1, Float(st.fadePosition) / Float(st.fadeLength))
-                        let w = t * t * (3 - 2 * t)
-                        let incoming = RenderEffect.gather(lines, ((slot &- st.next) & masks) &* 16 &+ lanes)
-                        s += (incoming - s) * w
-                        if st.fadePosition >= st.fadeLength {
-                            st.current = st.next
-                            st.fadeLength = 0
-                            st.fadePosition = 0
-                        }
-                    }
-                    st.feed += feedStep
-                    st.pole += poleStep
-                    let f = flushTiny(st.feed * s + st.pole * st.lowPass)
-                    st.lowPass = f
-                    if (f * f).sum() >= RenderEffect.silence * RenderEffect.silence { loud = now }
-                    let v = RenderEffect.hadamard(f) * 0.25
-                    let w = flushTiny(v + injectLeft * inA[j] + injectRight * inB[j])
-                    UnsafeMutableRawPointer(lines).storeBytes(of: w, toByteOffset: Int(slot) &* 64, as: SIMD16<Float>.self)
-                    UnsafeMutableRawPointer(mixed).storeBytes(of: v, toByteOffset: j &* 64, as: SIMD16<Float>.self)
-                }
+            // 2. The network: the C kernel, frame by frame over the chunk,
+            // reading each line at its length (through both heads while the
+            // lines crossfade to a new room size) and writing each frame's row.
+            kernelParameters.storeBytes(of: st.lowPass, toByteOffset: 0, as: SIMD16<Float>.self)
+            kernelParameters.storeBytes(of: st.feed, toByteOffset: 64, as: SIMD16<Float>.self)
+            kernelParameters.storeBytes(of: st.pole, toByteOffset: 128, as: SIMD16<Float>.self)
+            for i in 0..<16 {
+                kernelLengths[i] = st.current[i]
+                kernelNext[i] = st.next[i]
             }
+            kernelFade[0] = Int32(truncatingIfNeeded: st.fadePosition)
+            kernelFade[1] = Int32(truncatingIfNeeded: st.fadeLength)
+            // Swift's performance checker cannot see into C: the kernel is
+            // `nonblocking`, proven by clang (fx_kernels.c).
+            let loudSquare = RenderEffect.silence * RenderEffect.silence
+            let ringMask = Int32(truncatingIfNeeded: mask)
+            let loudInChunk = _unsafePerformance {
+                fx_reverb_network(
+                    level, lines, ringMask, start, kernelLengths, kernelNext, kernelFade, mixed, inA, inB,
+                    parameterBlock, count, loudSquare)
+            }
+            if loudInChunk >= 0 { loud = max(loud, first + Int(loudInChunk)) }
+            st.lowPass = kernelParameters.load(fromByteOffset: 0, as: SIMD16<Float>.self)
+            st.feed = kernelParameters.load(fromByteOffset: 64, as: SIMD16<Float>.self)
+            st.pole = kernelParameters.load(fromByteOffset: 128, as: SIMD16<Float>.self)
+            for i in 0..<16 { st.current[i] = kernelLengths[i] }
+            st.fadePosition = Int(kernelFade[0])
+            st.fadeLength = Int(kernelFade[1])
 
             // 3. The outputs: each channel its row of the mix, wet, plus its dry signal (C).
             _unsafePerformance {

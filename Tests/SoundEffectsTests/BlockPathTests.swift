@@ -117,6 +117,55 @@ import Testing
         }
     }
 
+    /// A room-size change crossfades the lines to their new lengths inside
+    /// the network kernel, at every instruction-set level: once the
+    /// crossfade is over and the old room's sound has decayed, the output is
+    /// that of a reverb that was in the new room all along (so the
+    /// crossfade ended, on the new lengths and their filters), and the
+    /// levels agree with the portable one throughout.
+    @Test func aRoomSizeCrossfadeEndsInTheNewRoomAtEveryKernelLevel() throws {
+        let small = try EffectParameters.reverb(rt60: 0.25, roomSize: 0.2, preDelay: 5, damping: 0.3, wet: 1, dry: 0)
+        let large = try EffectParameters.reverb(rt60: 0.25, roomSize: 0.9, preDelay: 5, damping: 0.3, wet: 1, dry: 0)
+        let best = EffectHarness(.reverb, small, capacityChannels: 2).effect.kernelLevel
+        let input = Self.noise(channels: 2, frames: 96000)
+        var moved: [[[Float]]] = []
+        for level in 0...best {
+            let changed = EffectHarness(.reverb, small, capacityChannels: 2)
+            changed.effect.kernelLevel = level
+            var x = input
+            changed.process(&x, quantum: 480) { at, effect in
+                if at == 4800 { effect.setTarget(large, rampFrames: 0) }
+            }
+            let settled = EffectHarness(.reverb, large, capacityChannels: 2)
+            settled.effect.kernelLevel = level
+            var y = input
+            settled.process(&y, quantum: 480)
+            // 1.5 s after the change: six RT60s, 360 dB below what the small room held.
+            let tail = 84000..<96000
+            let peak = y.flatMap { $0[tail] }.map(abs).max() ?? 0
+            var worst: Float = 0
+            for c in 0..<2 {
+                for i in tail { worst = max(worst, abs(x[c][i] - y[c][i])) }
+            }
+            print("reverb level \(level): room changed vs always large, largest difference \(worst) (peak \(peak))")
+            #expect(peak > 0.01)
+            #expect(worst <= 1e-5 * peak, "level \(level): \(worst)")
+            // Before the change the two rooms differ (the test can see a room).
+            var before: Float = 0
+            for i in 2400..<4800 { before = max(before, abs(x[0][i] - y[0][i])) }
+            #expect(before > 0.01 * peak)
+            moved.append(x)
+        }
+        for level in 1..<moved.count {
+            var worst: Float = 0
+            for c in 0..<2 {
+                for i in 0..<96000 { worst = max(worst, abs(moved[level][c][i] - moved[0][c][i])) }
+            }
+            print("reverb room crossfade, kernel level \(level) vs portable: largest difference \(worst)")
+            #expect(worst <= 1e-4, "level \(level): \(worst)")
+        }
+    }
+
     /// The compressor's curve and gain kernels compute what the Swift
     /// `fastLog2`/`fastExp2` and the static curve give, bit for bit, at
     /// every level and every length (the 16-frame tail included).

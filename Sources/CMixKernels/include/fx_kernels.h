@@ -28,7 +28,12 @@ int32_t fx_best_level(void);
 /// rows (a power of two) of 16 floats, line i's sample of frame t at
 /// `lines[(t & ring_mask) · 16 + i]`. Frame `first` + j reads line i at
 /// frame `first` + j − `lengths[i]` (each length < the ring) and then writes
-/// its whole row. `mixed` (64-byte aligned) receives each frame's mix of
+/// its whole row. While `fade[1]` > 0 the lines crossfade to the lengths
+/// `next` (a room-size change): each frame first adds 1 to `fade[0]` and
+/// reads each line through both heads, weighting the new one by
+/// u²·(3 − 2u), u = min(1, fade[0] / fade[1]); at the frame where `fade[0]`
+/// reaches `fade[1]` the crossfade ends: `next` is copied into `lengths`
+/// and `fade` set to 0, 0. `mixed` (64-byte aligned) receives each frame's mix of
 /// the filtered line outputs (the 16 × 16 Hadamard matrix / 4). `in_left`
 /// and `in_right` are the diffused inputs, one per frame.
 ///
@@ -42,9 +47,10 @@ int32_t fx_best_level(void);
 /// flush zeroing |x| < 1e-15. Returns the last frame at which some lane of f
 /// had f² ≥ `loud_square` / 16 (so any frame whose f carries energy
 /// ≥ `loud_square` counts), or -1.
-int32_t fx_reverb_network(int32_t level, float *lines, int32_t ring_mask, int64_t first, const int32_t *lengths,
-                          float *mixed, const float *in_left, const float *in_right, float *parameters,
-                          int32_t frames, float loud_square) MK_NONBLOCKING;
+int32_t fx_reverb_network(int32_t level, float *lines, int32_t ring_mask, int64_t first, int32_t *lengths,
+                          const int32_t *next, int32_t *fade, float *mixed, const float *in_left,
+                          const float *in_right, float *parameters, int32_t frames,
+                          float loud_square) MK_NONBLOCKING;
 
 /// Floats per band in `fx_svf_cascade`'s coefficients, and in its states.
 #define FX_SVF_COEFFICIENTS 6
