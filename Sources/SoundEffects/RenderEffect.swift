@@ -269,11 +269,14 @@ package struct RenderEffect: BitwiseCopyable {
 
     /// Frames in a block while parameters move (or the effect's own
     /// transitions run): the control interval (16), after which
-    /// coefficients are recomputed; the reverb, whose block moves every
-    /// coefficient linearly frame by frame (and crossfades its lines in its
-    /// kernel), takes a whole chunk (``ReverbDesign/blockFrames``, 128).
+    /// coefficients are recomputed; the EQ and the reverb, whose blocks
+    /// move every coefficient linearly frame by frame (and the reverb
+    /// crossfades its lines in its kernel), take 128
+    /// (``ReverbDesign/blockFrames``, the reverb's chunk).
     var movingBlockFrames: Int {
-        @_noLocks get { kind == .reverb ? ReverbDesign.blockFrames : RenderEffect.controlInterval }
+        @_noLocks get {
+            kind == .reverb || kind == .parametricEQ ? ReverbDesign.blockFrames : RenderEffect.controlInterval
+        }
     }
 
     /// The 10 ms minimum ramp in frames at the current rate (at least one control interval).
