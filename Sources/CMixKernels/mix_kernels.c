@@ -547,19 +547,30 @@ typedef struct avx512_run {
     int32_t n, extra;
 } avx512_run;
 
+// The prefetch of the voice a batch ahead, into L2 (`in_l2`: a batch's
+// tiles, where that voice is mixed only after the whole batch, as limit-c
+// does) or L1 (a voice mixed alone, whose successor comes next).
+MK_INLINE MK_AVX512 void avx512_prefetch(const float *p, const int in_l2) MK_NONBLOCKING {
+    if (in_l2) {
+        _mm_prefetch((const char *)p, _MM_HINT_T1);
+    } else {
+        _mm_prefetch((const char *)p, _MM_HINT_T0);
+    }
+}
+
 // One step of 16 frames from frame i, the lanes in `m` only, added into the
-// accumulators `*acc_l` and (with `right`) `*acc_r`.
+// accumulators `*acc_l` and (with `right`) `*acc_r`; `in_l2` as for avx512_prefetch.
 MK_INLINE MK_AVX512 void avx512_add(avx512_run *r, __m512 *acc_l, __m512 *acc_r, int32_t i, __mmask16 m,
                                     const int cubic, const int gather, const int ramp, const int stereo,
-                                    const int right) MK_NONBLOCKING {
+                                    const int right, const int in_l2) MK_NONBLOCKING {
     const __m512i one = _mm512_set1_epi32(1);
     if (r->p0) {
-        _mm_prefetch((const char *)(r->p0 + i), _MM_HINT_T0);
-        if (i < r->extra) _mm_prefetch((const char *)(r->p0 + r->n + i), _MM_HINT_T0);
+        avx512_prefetch(r->p0 + i, in_l2);
+        if (i < r->extra) avx512_prefetch(r->p0 + r->n + i, in_l2);
     }
     if (r->p1) {
-        _mm_prefetch((const char *)(r->p1 + i), _MM_HINT_T0);
-        if (i < r->extra) _mm_prefetch((const char *)(r->p1 + r->n + i), _MM_HINT_T0);
+        avx512_prefetch(r->p1 + i, in_l2);
+        if (i < r->extra) avx512_prefetch(r->p1 + r->n + i, in_l2);
     }
     const ptrdiff_t k = (ptrdiff_t)(r->pos >> 32);
     __m512i lo = _mm512_add_epi32(_mm512_set1_epi32((int32_t)(uint32_t)r->pos), r->lane_lo);
@@ -583,12 +594,12 @@ MK_INLINE MK_AVX512 void avx512_step(avx512_run *r, float *L, float *R, int32_t 
                                      const int gather, const int ramp, const int stereo) MK_NONBLOCKING {
     if (m == (__mmask16)0xFFFF) {
         __m512 al = _mm512_loadu_ps(L + i), ar = R ? _mm512_loadu_ps(R + i) : _mm512_setzero_ps();
-        avx512_add(r, &al, &ar, i, m, cubic, gather, ramp, stereo, R != NULL);
+        avx512_add(r, &al, &ar, i, m, cubic, gather, ramp, stereo, R != NULL, 0);
         _mm512_storeu_ps(L + i, al);
         if (R) _mm512_storeu_ps(R + i, ar);
     } else {
         __m512 al = _mm512_maskz_loadu_ps(m, L + i), ar = R ? _mm512_maskz_loadu_ps(m, R + i) : _mm512_setzero_ps();
-        avx512_add(r, &al, &ar, i, m, cubic, gather, ramp, stereo, R != NULL);
+        avx512_add(r, &al, &ar, i, m, cubic, gather, ramp, stereo, R != NULL, 0);
         _mm512_mask_storeu_ps(L + i, m, al);
         if (R) _mm512_mask_storeu_ps(R + i, m, ar);
     }
@@ -667,10 +678,10 @@ enum { AVX512_TILE = 64 };
 MK_INLINE MK_AVX512 void avx512_tile(avx512_run *r, __m512 *acc, int32_t i, const int cubic, const int gather,
                                      const int ramp, const int stereo) MK_NONBLOCKING {
     avx512_run q = *r;
-    avx512_add(&q, &acc[0], &acc[4], i, (__mmask16)0xFFFF, cubic, gather, ramp, stereo, 1);
-    avx512_add(&q, &acc[1], &acc[5], i + 16, (__mmask16)0xFFFF, cubic, gather, ramp, stereo, 1);
-    avx512_add(&q, &acc[2], &acc[6], i + 32, (__mmask16)0xFFFF, cubic, gather, ramp, stereo, 1);
-    avx512_add(&q, &acc[3], &acc[7], i + 48, (__mmask16)0xFFFF, cubic, gather, ramp, stereo, 1);
+    avx512_add(&q, &acc[0], &acc[4], i, (__mmask16)0xFFFF, cubic, gather, ramp, stereo, 1, 1);
+    avx512_add(&q, &acc[1], &acc[5], i + 16, (__mmask16)0xFFFF, cubic, gather, ramp, stereo, 1, 1);
+    avx512_add(&q, &acc[2], &acc[6], i + 32, (__mmask16)0xFFFF, cubic, gather, ramp, stereo, 1, 1);
+    avx512_add(&q, &acc[3], &acc[7], i + 48, (__mmask16)0xFFFF, cubic, gather, ramp, stereo, 1, 1);
     *r = q;
 }
 
