@@ -134,6 +134,35 @@ extension RenderEffect {
         @_noLocks get { memory.assumingMemoryBound(to: ReverbState.self).pointee.tailWindow }
     }
 
+    /// Copies `count` frames between the buffers `a`, `b` and the two rings
+    /// `left`, `right` of `size` floats (a power of two) from ring position
+    /// `start` (wrapping): into the rings when `intoRing`, else out of them.
+    /// In runs where the ring does not wrap. Render-safe.
+    @_noLocks @inline(__always)
+    static func ringCopy(
+        _ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, size: Int, at start: Int,
+        _ a: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ count: Int, intoRing: Bool
+    ) {
+        var j = 0
+        while j < count {
+            let r = (start &+ j) & (size - 1)
+            let m = min(count - j, size - r)
+            let l = left + r, rr = right + r, x = a + j, y = b + j
+            if intoRing {
+                for t in 0..<m {
+                    l[t] = x[t]
+                    rr[t] = y[t]
+                }
+            } else {
+                for t in 0..<m {
+                    x[t] = l[t]
+                    y[t] = rr[t]
+                }
+            }
+            j += m
+        }
+    }
+
     /// Runs the reverb over `frames` frames whose parameters move from
     /// `from` to `to` (wet, dry, the stereo input and the lines' absorption
     /// filters per frame, the filters recomputed per block for the decay,
@@ -324,28 +353,9 @@ extension RenderEffect {
             } else {
                 // One head: the chunk is written, then read (chunk + delay ≤ the ring).
                 let delay = st.pre.current
-                var j = 0
-                while j < chunk {
-                    let w = (first &+ j) & preMask
-                    let m = min(chunk - j, preRing - w)
-                    let left = pre + w, right = pre + preRing + w, a = inA + j, b = inB + j
-                    for t in 0..<m {
-                        left[t] = a[t]
-                        right[t] = b[t]
-                    }
-                    j += m
-                }
-                j = 0
-                while j < chunk {
-                    let r = (first &+ j &- delay) & preMask
-                    let m = min(chunk - j, preRing - r)
-                    let left = pre + r, right = pre + preRing + r, a = inA + j, b = inB + j
-                    for t in 0..<m {
-                        a[t] = left[t]
-                        b[t] = right[t]
-                    }
-                    j += m
-                }
+                RenderEffect.ringCopy(pre, pre + preRing, size: preRing, at: first, inA, inB, chunk, intoRing: true)
+                RenderEffect.ringCopy(
+                    pre, pre + preRing, size: preRing, at: first &- delay, inA, inB, chunk, intoRing: false)
             }
             // Diffusers: u = x − g·d, y = d + g·u (all-pass (g + z⁻ᴸ)/(1 + g·z⁻ᴸ)),
             // a chunk at a time (no diffuser is shorter than the chunk), in
