@@ -17,6 +17,15 @@ import Testing
         (0..<channels).map { Signal.noise(frames: frames, amplitude: 0.5, seed: UInt64(17 + $0)) }
     }
 
+    /// The largest |a − b| over every channel's frames in `frames` (all by default).
+    static func largestDifference(_ a: [[Float]], _ b: [[Float]], frames: Range<Int>? = nil) -> Float {
+        var worst: Float = 0
+        for c in a.indices {
+            for i in frames ?? a[c].indices { worst = max(worst, abs(a[c][i] - b[c][i])) }
+        }
+        return worst
+    }
+
     /// Six settled bands fused (one pass, two channels per vector)
     /// give bit for bit what the six bands give run one after another, each
     /// an EQ of its own, for stereo and for three channels (the odd one on
@@ -56,10 +65,7 @@ import Testing
             outputs.append(x)
         }
         for level in 1..<outputs.count {
-            var worst: Float = 0
-            for c in 0..<3 {
-                for i in 0..<6000 { worst = max(worst, abs(outputs[level][c][i] - outputs[0][c][i])) }
-            }
+            let worst = Self.largestDifference(outputs[level], outputs[0])
             print("EQ cascade level \(level) vs portable: largest difference \(worst)")
             #expect(worst <= 1e-5, "level \(level): \(worst)")
         }
@@ -108,10 +114,7 @@ import Testing
         let peak = responses[0].flatMap { $0 }.map(abs).max() ?? 0
         #expect(peak > 0.001)
         for level in 1..<responses.count {
-            var worst: Float = 0
-            for c in 0..<2 {
-                for i in 0..<48000 { worst = max(worst, abs(responses[level][c][i] - responses[0][c][i])) }
-            }
+            let worst = Self.largestDifference(responses[level], responses[0])
             print("reverb kernel level \(level) vs portable: largest difference \(worst)")
             #expect(worst <= 1e-4 * peak, "level \(level): \(worst)")
         }
@@ -143,24 +146,16 @@ import Testing
             // 1.5 s after the change: six RT60s, 360 dB below what the small room held.
             let tail = 84000..<96000
             let peak = y.flatMap { $0[tail] }.map(abs).max() ?? 0
-            var worst: Float = 0
-            for c in 0..<2 {
-                for i in tail { worst = max(worst, abs(x[c][i] - y[c][i])) }
-            }
+            let worst = Self.largestDifference(x, y, frames: tail)
             print("reverb level \(level): room changed vs always large, largest difference \(worst) (peak \(peak))")
             #expect(peak > 0.01)
             #expect(worst <= 1e-5 * peak, "level \(level): \(worst)")
             // Before the change the two rooms differ (the test can see a room).
-            var before: Float = 0
-            for i in 2400..<4800 { before = max(before, abs(x[0][i] - y[0][i])) }
-            #expect(before > 0.01 * peak)
+            #expect(Self.largestDifference(x, y, frames: 2400..<4800) > 0.01 * peak)
             moved.append(x)
         }
         for level in 1..<moved.count {
-            var worst: Float = 0
-            for c in 0..<2 {
-                for i in 0..<96000 { worst = max(worst, abs(moved[level][c][i] - moved[0][c][i])) }
-            }
+            let worst = Self.largestDifference(moved[level], moved[0])
             print("reverb room crossfade, kernel level \(level) vs portable: largest difference \(worst)")
             #expect(worst <= 1e-4, "level \(level): \(worst)")
         }
