@@ -93,6 +93,10 @@ package struct RenderEffect: BitwiseCopyable {
 
     /// Frames between two recomputations of coefficients while parameters move.
     static var controlInterval: Int { @_noLocks @inline(__always) get { 16 } }
+    /// The same for kinds whose blocks move every coefficient linearly frame
+    /// by frame (the EQ, the reverb): the per-block set-up then runs four
+    /// times a 512-frame quantum, not 32.
+    static var linearBlockFrames: Int { @_noLocks @inline(__always) get { 128 } }
     /// The shortest ramp, seconds: a change asked "at once" takes this long.
     static var minimumRampSeconds: Double { @_noLocks @inline(__always) get { 0.01 } }
     /// Below this level (−120 dBFS) a signal counts as silence for ``isRinging``.
@@ -268,14 +272,13 @@ package struct RenderEffect: BitwiseCopyable {
     // MARK: - Internals
 
     /// Frames in a block while parameters move (or the effect's own
-    /// transitions run): the control interval (16), after which
-    /// coefficients are recomputed; the EQ and the reverb, whose blocks
-    /// move every coefficient linearly frame by frame (and the reverb
-    /// crossfades its lines in its kernel), take 128
-    /// (``ReverbDesign/blockFrames``, the reverb's chunk).
+    /// transitions run), after which coefficients are recomputed: the
+    /// control interval (16), or ``linearBlockFrames`` for the EQ and the
+    /// reverb, whose blocks move every coefficient linearly frame by frame
+    /// (and the reverb crossfades its lines in its kernel).
     var movingBlockFrames: Int {
         @_noLocks get {
-            kind == .reverb || kind == .parametricEQ ? ReverbDesign.blockFrames : RenderEffect.controlInterval
+            kind == .reverb || kind == .parametricEQ ? RenderEffect.linearBlockFrames : RenderEffect.controlInterval
         }
     }
 

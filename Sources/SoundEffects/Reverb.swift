@@ -166,8 +166,8 @@ extension RenderEffect {
     /// Runs the reverb over `frames` frames whose parameters move from
     /// `from` to `to` (wet, dry, the stereo input and the lines' absorption
     /// filters per frame, the filters recomputed per block for the decay,
-    /// damping and crossfading line lengths; a block is at most a chunk,
-    /// ``ReverbDesign/blockFrames``, while anything moves). Runs on the render thread.
+    /// damping and crossfading line lengths; a block is at most
+    /// ``RenderEffect/linearBlockFrames`` while anything moves). Runs on the render thread.
     @_noLocks
     mutating func reverbBlock(
         from: EffectParameters, to: EffectParameters, _ base: UnsafeMutablePointer<Float>, stride: Int, frames n: Int
