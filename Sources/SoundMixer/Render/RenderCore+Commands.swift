@@ -33,7 +33,9 @@ extension RenderCore {
                 }
                 voice.pointee.lowPass.start(to: coefficient, over: Int(rampFrames))
             case .setPitch(let slot, let generation, let pitch):
-                voice(slot, generation)?.pointee.pitch = pitch
+                guard let voice = voice(slot, generation) else { continue }
+                voice.pointee.pitch = pitch
+                voice.pointee.stepRate = 0
             case .pause(let slot, let generation, let fadeFrames):
                 guard let voice = voice(slot, generation) else { continue }
                 pause(voice, fadeFrames: Int(fadeFrames))

@@ -142,8 +142,7 @@ extension RenderCore {
         if voice.pointee.restartWhenAudible { return true }  // holds at its start
         let body = voice.pointee.body
         // As renderRuns: the same step, so the position matches a voice that was mixed.
-        let ratio = voice.pointee.pitch * body.sampleRate / engineRate
-        let step = UInt64(ratio * 4_294_967_296.0)
+        let step = readStep(voice)
         var position = voice.pointee.position &+ UInt64(n) &* step
         if voice.pointee.looping {
             let loopStart = UInt64(body.loopStart) &<< 32, loopEnd = UInt64(body.loopEnd) &<< 32

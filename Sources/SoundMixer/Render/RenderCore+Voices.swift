@@ -28,6 +28,74 @@ extension RenderCore {
         return renderFrames(voice, from: offset)
     }
 
+    /// Mixes a steady voice's whole quantum straight into its bus's batch, and
+    /// `true`; `false` (nothing done) for any other voice, which then takes
+    /// ``renderVoice(_:)``. Steady: playing and audible, an in-memory sound
+    /// with no sends, no low-pass and no speaker placement, no gain ramp,
+    /// fade or stop due this quantum, and a read position that reaches
+    /// neither the sound's end nor its loop's this quantum. Most voices of a
+    /// game's mix are steady most quanta; for them this does what
+    /// ``renderVoice(_:)`` would, to the bit, without its run splitting
+    /// (docs/mixer.md, "Fast paths").
+    @_noLocks @inline(__always)
+    mutating func renderSteady(_ slot: Int) -> Bool {
+        let voice = voices + slot
+        let v = voice.pointee
+        guard v.phase == .playing, !v.isVirtual, v.stream < 0, v.sendCount == 0, v.left.framesLeft == 0,
+            v.right.framesLeft == 0, v.fade.framesLeft == 0, v.stopTime >= clock + Int64(quantum), !v.isFiltered,
+            !isPlaced(voice), let plane0 = v.body.plane0
+        else { return false }
+        let step = readStep(voice)
+        let limitFrame: Int
+        if v.looping {
+            limitFrame = v.body.loopPlane0 != nil && !v.inLoopBody ? v.body.loopStart + 8 : v.body.loopEnd
+        } else {
+            limitFrame = v.body.frames
+        }
+        let limit = UInt64(limitFrame) &<< 32
+        let (advance, overflow) = step.multipliedReportingOverflow(by: UInt64(quantum))
+        guard !overflow, v.position < limit, advance < limit &- v.position else { return false }
+        let k = Int(v.position &>> 32)
+        let p0: UnsafePointer<Float>, p1: UnsafePointer<Float>?
+        if v.inLoopBody, let loop0 = v.body.loopPlane0 {
+            p0 = loop0 + (k - v.body.loopStart)
+            if let loop1 = v.body.loopPlane1 { p1 = loop1 + (k - v.body.loopStart) } else { p1 = nil }
+        } else {
+            p0 = plane0 + k
+            if let plane1 = v.body.plane1 { p1 = plane1 + k } else { p1 = nil }
+        }
+        let bus = Int(v.bus)
+        touchBus(bus)
+        voice.pointee.route = RenderVoice.routeDirect
+        // The gains as renderRuns forms them for a run with nothing moving
+        // (a zero step added: the same bits, -0 included).
+        let gainLeft = v.left.value * v.fade.value, gainRight = v.right.value * v.fade.value
+        var segment = mk_segment(
+            source: (p0, p1), position: v.position & 0xFFFF_FFFF, step: step, gain: (gainLeft + 0, gainRight + 0),
+            gain_step: (0, 0), prefetch: (prefetch0, prefetch1))
+        prefetch0 = nil
+        prefetch1 = nil
+        let left = busPlane(bus, 0)
+        mixBatched(v.quality, &segment, left, left + quantum, quantum)
+        let position = v.position &+ advance
+        voice.pointee.position = position
+        reportMarkers(voice, before: position)
+        return true
+    }
+
+    /// The voice's read step, 32.32: pitch × the body's rate ÷ the engine
+    /// rate, from ``RenderVoice/step`` unless the pitch, the body or the
+    /// engine rate changed since it was worked out.
+    @_noLocks @inline(__always)
+    func readStep(_ voice: UnsafeMutablePointer<RenderVoice>) -> UInt64 {
+        if voice.pointee.stepRate == engineRate { return voice.pointee.step }
+        let ratio = voice.pointee.pitch * voice.pointee.body.sampleRate / engineRate
+        let step = UInt64(ratio * 4_294_967_296.0)
+        voice.pointee.step = step
+        voice.pointee.stepRate = engineRate
+        return step
+    }
+
     /// Arranges for the kernels mixing the next voice to prefetch the voice
     /// in `slot` as they go (`mk_segment.prefetch`).
     @_noLocks
@@ -63,6 +131,7 @@ extension RenderCore {
         body.markerCount = sound.markerCount
         body.sourceFrames = sound.sourceFrames
         voice.pointee.body = body
+        voice.pointee.stepRate = 0
         voice.pointee.startTime = max(voice.pointee.startTime, clock)
         voice.pointee.phase = .scheduled
         settleGains(&voice.pointee)
@@ -351,8 +420,7 @@ extension RenderCore {
         _ voice: UnsafeMutablePointer<RenderVoice>, from offset: Int, into busLeft: UnsafeMutablePointer<Float>,
         _ busRight: UnsafeMutablePointer<Float>?, batchable: Bool = false
     ) -> Bool {
-        let ratio = voice.pointee.pitch * voice.pointee.body.sampleRate / engineRate
-        let step = UInt64(ratio * 4_294_967_296.0)
+        let step = readStep(voice)
         var t = offset
         while t < quantum {
             if voice.pointee.stopTime <= clock + Int64(t) {

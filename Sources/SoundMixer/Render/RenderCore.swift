@@ -71,6 +71,8 @@ struct RenderCore {
     // MARK: Shared low-pass (render; docs/mixer.md, "The shared low-pass")
     /// Whether low-passed voices share filters (`MixerConfiguration.sharedLowPass`).
     let sharedLowPass: Bool
+    /// Whether steady voices take ``renderSteady(_:)`` (`MixerConfiguration.steadyVoicePath`).
+    let steadyVoicePath: Bool
     /// Bands: cutoffs 10 Hz · 2^(b/8), b = 0..<bankBands.
     let bankBands: Int
     /// Coefficient of each band (`bankBands`).
@@ -249,7 +251,8 @@ extension RenderCore {
                 voiceScratch: voiceScratch, voiceExtras: table(c.maxVoices + Self.fadeSlotCount, VoiceExtras()),
                 batchedLowPass: c.batchedLowPass, batchRows: batchRows,
                 batchLanes: table(lowPassBatch, blankLane), batchEntries: table(lowPassBatch, BatchEntry()),
-                sharedLowPass: c.sharedLowPass && bank.capacity > 0, bankBands: bank.bands,
+                sharedLowPass: c.sharedLowPass && bank.capacity > 0, steadyVoicePath: c.steadyVoicePath,
+                bankBands: bank.bands,
                 bankCoefficients: bank.coefficients, bankBounds: bank.bounds,
                 bankSlots: table(bank.capacity, BankSlot()), bankPlanes: bank.planes,
                 bankStates: table(4 * bank.capacity, Float(0)),

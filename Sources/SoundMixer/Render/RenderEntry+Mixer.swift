@@ -125,7 +125,7 @@ extension RenderCore {
         while i < activeCount {
             if i + prefetchDistance < activeCount { spreadPrefetch(Int(active[i + prefetchDistance])) }
             let slot = Int(active[i])
-            if renderVoice(slot) {
+            if (steadyVoicePath && renderSteady(slot)) || renderVoice(slot) {
                 publishPosition(slot)
                 i += 1
             }  // else the voice ended and the last active voice moved into index i

@@ -67,6 +67,14 @@ struct RenderVoice: BitwiseCopyable {
     /// The source frame the voice's stream ring starts at (a seek's target).
     var streamOffset = 0
     var pitch: Double = 1
+    /// The read step (32.32 frames of the body per engine frame) for
+    /// `pitch`, the body's rate and the engine rate `stepRate`, worked out
+    /// once (``RenderCore/readStep(_:)``): a Double division per voice per
+    /// quantum was a tenth of the per-voice work. Whatever changes the pitch
+    /// or the body sets `stepRate` to 0, so the next read works it out again.
+    var step: UInt64 = 0
+    /// The engine rate `step` was worked out for; 0 when it must be again.
+    var stepRate: Double = 0
     /// Index of the next marker of `body` the read position has not crossed.
     var nextMarker: Int32 = 0
 
