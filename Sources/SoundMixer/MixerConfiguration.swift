@@ -72,7 +72,7 @@ package struct MixerConfiguration: Sendable, Hashable {
     /// default quantum); tests lower it to reach the fallback.
     package var sharedLowPassFilters = 256
     /// Steady voices take the render path's fast path (docs/mixer.md,
-    /// "Fast paths": a whole quantum straight into the bus's batch, no run
+    /// "Steady voices": a whole quantum straight into the bus's batch, no run
     /// splitting); `false` sends every voice through the general path, the
     /// reference the tests compare the fast path with, bit for bit.
     package var steadyVoicePath = true

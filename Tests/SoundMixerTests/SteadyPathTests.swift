@@ -2,7 +2,7 @@ import SoundCore
 import SoundMixer
 import Testing
 
-/// The steady-voice fast path (docs/mixer.md, "Fast paths") against the
+/// The steady-voice fast path (docs/mixer.md, "Steady voices") against the
 /// general path it short-cuts: the same script of voices and commands on two
 /// mixers, one with `steadyVoicePath` off, must give the same output to the
 /// bit and the same events in the same order.
@@ -52,6 +52,16 @@ struct SteadyPathTests {
         try mixer.play(exact, VoiceParameters(pan: 0.2))
         try mixer.play(exactLoop, VoiceParameters(volume: 0.6, pan: -0.8, loop: true))
         let v8 = try mixer.play(oneShot, VoiceParameters(volume: 0.4, loop: false, start: .afterFrames(3 * q + 17)))
+        // Aux sends: two alike (one send group), one other, on a bus of their own.
+        let dry = try mixer.createBus(name: "dry")
+        let auxA = try mixer.createBus(name: "a"), auxB = try mixer.createBus(name: "b")
+        let alike = VoiceParameters(volume: 0.3, pan: 0.1, loop: true, sends: [VoiceSend(bus: auxA, gain: 0.5)])
+        try mixer.play(looped, on: dry, alike)
+        let v11 = try mixer.play(exactLoop, on: dry, alike)
+        try mixer.play(region, on: dry, VoiceParameters(volume: 0.2, loop: true, sends: [VoiceSend(bus: auxB, gain: 0.25)]))
+        try mixer.play(other, on: dry, alike)
+        // Hard left: a volume ramp moves its left gain only.
+        let v9 = try mixer.play(region, VoiceParameters(pan: -1, pitch: 0.9, loop: true))
 
         var left: [Float] = [], right: [Float] = [], all: [MixerEvent] = []
         for quantum in 0..<40 {
@@ -65,6 +75,9 @@ struct SteadyPathTests {
             case 11: try mixer.resume(v4, fadeFrames: 50)
             case 12: try mixer.stop(v1, fadeOutFrames: 200, atFrame: Int64(12 * q + 5 * q + 33))
             case 14: try mixer.setPitch(v5, 1.0001)
+            case 15: try mixer.setVolume(v9, 0.3, rampFrames: 600)
+            case 17: try mixer.setSend(v11, index: 0, bus: auxA, gain: 0.2, rampFrames: 300)
+            case 19: try mixer.setSend(v11, index: 0, bus: auxA, gain: 0.5, rampFrames: 0)
             case 20: try mixer.play(exact, VoiceParameters(volume: 0.3, start: .afterFrames(q)))
             default: break
             }
@@ -85,7 +98,8 @@ struct SteadyPathTests {
         let general = try Self.run(steady: false, kernels: kernels)
         #expect(fast.left.count == general.left.count)
         let differing = zip(fast.left + fast.right, general.left + general.right).filter { $0.bitPattern != $1.bitPattern }
-        #expect(differing.isEmpty, "\(differing.count) samples differ, the first \(differing.prefix(4))")
+        let count = differing.count, first = Array(differing.prefix(4))
+        #expect(count == 0, "\(count) samples differ, the first \(first)")
         #expect(fast.events == general.events)
         // The script is not silent, and ends, loops and markers all happened.
         #expect(rms(general.left[...]) > 0.05 && rms(general.right[...]) > 0.05)

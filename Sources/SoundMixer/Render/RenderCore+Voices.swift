@@ -28,20 +28,21 @@ extension RenderCore {
         return renderFrames(voice, from: offset)
     }
 
-    /// Mixes a steady voice's whole quantum straight into its bus's batch, and
-    /// `true`; `false` (nothing done) for any other voice, which then takes
-    /// ``renderVoice(_:)``. Steady: playing and audible, an in-memory sound
-    /// with no sends, no low-pass and no speaker placement, no gain ramp,
+    /// Mixes a steady voice's whole quantum straight into its bus's batch (or
+    /// the open send group's), and `true`; `false` (nothing done) for any
+    /// other voice, which then takes ``renderVoice(_:)``. Steady: playing and
+    /// audible, an in-memory sound with no low-pass and no speaker placement,
+    /// no aux sends or sends that join the open send group, no gain ramp,
     /// fade or stop due this quantum, and a read position that reaches
     /// neither the sound's end nor its loop's this quantum. Most voices of a
     /// game's mix are steady most quanta; for them this does what
     /// ``renderVoice(_:)`` would, to the bit, without its run splitting
-    /// (docs/mixer.md, "Fast paths").
+    /// (docs/mixer.md, "Steady voices").
     @_noLocks @inline(__always)
     mutating func renderSteady(_ slot: Int) -> Bool {
         let voice = voices + slot
         let v = voice.pointee
-        guard v.phase == .playing, !v.isVirtual, v.stream < 0, v.sendCount == 0, v.left.framesLeft == 0,
+        guard v.phase == .playing, !v.isVirtual, v.stream < 0, v.left.framesLeft == 0,
             v.right.framesLeft == 0, v.fade.framesLeft == 0, v.stopTime >= clock + Int64(quantum), !v.isFiltered,
             !isPlaced(voice), let plane0 = v.body.plane0
         else { return false }
@@ -55,6 +56,16 @@ extension RenderCore {
         let limit = UInt64(limitFrame) &<< 32
         let (advance, overflow) = step.multipliedReportingOverflow(by: UInt64(quantum))
         guard !overflow, v.position < limit, advance < limit &- v.position else { return false }
+        // Into its bus, or, with aux sends, into the open send group's
+        // planes when it joins that group (renderWithSends).
+        let bus = Int(v.bus)
+        let left: UnsafeMutablePointer<Float>
+        if v.sendCount == 0 {
+            left = busPlane(bus, 0)
+        } else {
+            guard sendGroup.open && joins(slot, bus: bus, count: Int(v.sendCount)) else { return false }
+            left = sendScratch
+        }
         let k = Int(v.position &>> 32)
         let p0: UnsafePointer<Float>, p1: UnsafePointer<Float>?
         if v.inLoopBody, let loop0 = v.body.loopPlane0 {
@@ -64,7 +75,6 @@ extension RenderCore {
             p0 = plane0 + k
             if let plane1 = v.body.plane1 { p1 = plane1 + k } else { p1 = nil }
         }
-        let bus = Int(v.bus)
         touchBus(bus)
         voice.pointee.route = RenderVoice.routeDirect
         // The gains as renderRuns forms them for a run with nothing moving
@@ -75,7 +85,6 @@ extension RenderCore {
             gain_step: (0, 0), prefetch: (prefetch0, prefetch1))
         prefetch0 = nil
         prefetch1 = nil
-        let left = busPlane(bus, 0)
         mixBatched(v.quality, &segment, left, left + quantum, quantum)
         let position = v.position &+ advance
         voice.pointee.position = position
