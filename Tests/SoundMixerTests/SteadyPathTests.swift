@@ -60,8 +60,19 @@ struct SteadyPathTests {
         let v11 = try mixer.play(exactLoop, on: dry, alike)
         try mixer.play(region, on: dry, VoiceParameters(volume: 0.2, loop: true, sends: [VoiceSend(bus: auxB, gain: 0.25)]))
         try mixer.play(other, on: dry, alike)
-        // Hard left: a volume ramp moves its left gain only.
+        // Low-passed voices in shared filters: one whose cutoff sweeps (a band
+        // move each quantum, crossfaded) and then opens; one moved like a 3D
+        // voice, its pan and cutoff updated every few quanta.
+        let swept = try mixer.play(looped, VoiceParameters(volume: 0.5, pan: 0.3, loop: true, lowPassHz: 2000))
+        let moving = try mixer.play(region, VoiceParameters(volume: 0.4, pitch: 1.1, loop: true, lowPassHz: 5000))
+        // In the band the swept voice passes through: it moves into a filter
+        // that is already running.
+        try mixer.play(other, VoiceParameters(volume: 0.3, loop: true, lowPassHz: 1200))
+        // A gain ramp on one side only: a mono source hard left and its
+        // volume (the right gain stays 0); a stereo source left of centre
+        // and its pan (the left gain stays at its clamp, 1).
         let v9 = try mixer.play(region, VoiceParameters(pan: -1, pitch: 0.9, loop: true))
+        let v10 = try mixer.play(exactLoop, VoiceParameters(pan: -0.5, pitch: 0.8, loop: true))
 
         var left: [Float] = [], right: [Float] = [], all: [MixerEvent] = []
         for quantum in 0..<40 {
@@ -75,12 +86,23 @@ struct SteadyPathTests {
             case 11: try mixer.resume(v4, fadeFrames: 50)
             case 12: try mixer.stop(v1, fadeOutFrames: 200, atFrame: Int64(12 * q + 5 * q + 33))
             case 14: try mixer.setPitch(v5, 1.0001)
-            case 15: try mixer.setVolume(v9, 0.3, rampFrames: 600)
+            case 15:
+                try mixer.setVolume(v9, 0.3, rampFrames: 600)
+                try mixer.setPan(v10, -0.7, rampFrames: 700)
             case 17: try mixer.setSend(v11, index: 0, bus: auxA, gain: 0.2, rampFrames: 300)
             case 19: try mixer.setSend(v11, index: 0, bus: auxA, gain: 0.5, rampFrames: 0)
             case 20: try mixer.play(exact, VoiceParameters(volume: 0.3, start: .afterFrames(q)))
+            // A stop whose fade ends exactly on a quantum's boundary.
+            case 29: try mixer.stop(v5, fadeOutFrames: 2 * q, atFrame: Int64(31 * q))
             default: break
             }
+            if quantum % 3 == 2 {
+                let t = Float(quantum)
+                try mixer.setVolumeAndPan(moving, volume: 0.3 + 0.01 * t, pan: -0.5 + 0.025 * t)
+                try mixer.setLowPass(moving, cutoffHz: 5000 - 20 * t, rampFrames: quantum % 2 == 0 ? q : 2 * q)
+            }
+            if quantum == 8 { try mixer.setLowPass(swept, cutoffHz: 800, rampFrames: 3 * q) }
+            if quantum == 22 { try mixer.setLowPass(swept, cutoffHz: nil, rampFrames: q) }
             // Blocks that straddle quanta, as a server's requests do.
             let out = render(mixer, frames: q, block: 100)
             left += out.left

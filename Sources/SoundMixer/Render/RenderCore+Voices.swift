@@ -28,23 +28,32 @@ extension RenderCore {
         return renderFrames(voice, from: offset)
     }
 
-    /// Mixes a steady voice's whole quantum straight into its bus's batch (or
-    /// the open send group's), and `true`; `false` (nothing done) for any
-    /// other voice, which then takes ``renderVoice(_:)``. Steady: playing and
-    /// audible, an in-memory sound with no low-pass and no speaker placement,
-    /// no aux sends or sends that join the open send group, no gain ramp,
-    /// fade or stop due this quantum, and a read position that reaches
-    /// neither the sound's end nor its loop's this quantum. Most voices of a
-    /// game's mix are steady most quanta; for them this does what
+    /// Mixes a steady voice's whole quantum in one segment into its bus's
+    /// batch (or the open send group's, or its shared low-pass filter's),
+    /// and `true`; `false` (nothing done) for any other voice, which then
+    /// takes ``renderVoice(_:)``. Steady: playing and audible, an in-memory
+    /// sound not placed over speakers; no aux sends, or settled sends that
+    /// join the open send group; no low-pass, or a shared filter it stays in
+    /// (no crossfade due); gain ramps that run at least to the quantum's end
+    /// and a fade that runs past it, no stop due this quantum; and a read
+    /// position that reaches neither the sound's end nor its loop's this
+    /// quantum. Most voices of a game's mix are steady most quanta (a 3D
+    /// voice too, its pan ramping); for them this does what
     /// ``renderVoice(_:)`` would, to the bit, without its run splitting
     /// (docs/mixer.md, "Steady voices").
     @_noLocks @inline(__always)
     mutating func renderSteady(_ slot: Int) -> Bool {
         let voice = voices + slot
         let v = voice.pointee
-        guard v.phase == .playing, !v.isVirtual, v.stream < 0, v.left.framesLeft == 0,
-            v.right.framesLeft == 0, v.fade.framesLeft == 0, v.stopTime >= clock + Int64(quantum), !v.isFiltered,
-            !isPlaced(voice), let plane0 = v.body.plane0
+        let n = quantum
+        // Nothing ramping (most voices, most quanta) is one test.
+        let moving = v.left.framesLeft | v.right.framesLeft | v.fade.framesLeft != 0
+        guard v.phase == .playing, !v.isVirtual, v.stream < 0,
+            !moving
+                || ((v.left.framesLeft == 0 || v.left.framesLeft >= n)
+                    && (v.right.framesLeft == 0 || v.right.framesLeft >= n)
+                    && (v.fade.framesLeft == 0 || v.fade.framesLeft > n)),
+            v.stopTime >= clock + Int64(n), !isPlaced(voice), let plane0 = v.body.plane0
         else { return false }
         let step = readStep(voice)
         let limitFrame: Int
@@ -54,17 +63,19 @@ extension RenderCore {
             limitFrame = v.body.frames
         }
         let limit = UInt64(limitFrame) &<< 32
-        let (advance, overflow) = step.multipliedReportingOverflow(by: UInt64(quantum))
+        let (advance, overflow) = step.multipliedReportingOverflow(by: UInt64(n))
         guard !overflow, v.position < limit, advance < limit &- v.position else { return false }
-        // Into its bus, or, with aux sends, into the open send group's
-        // planes when it joins that group (renderWithSends).
+        // Where it goes, checked before anything changes: its bus; the open
+        // send group's planes when it joins that group (renderWithSends);
+        // its shared filter's, or its bus, when a low-passed voice stays
+        // where it went last quantum (bankFiltered; a move crossfades).
         let bus = Int(v.bus)
-        let left: UnsafeMutablePointer<Float>
-        if v.sendCount == 0 {
-            left = busPlane(bus, 0)
-        } else {
+        var band = -1
+        if v.isFiltered {
+            band = steadyBand(voice, bus: bus)
+            guard band != Self.noSteadyBand else { return false }
+        } else if v.sendCount > 0 {
             guard sendGroup.open && joins(slot, bus: bus, count: Int(v.sendCount)) else { return false }
-            left = sendScratch
         }
         let k = Int(v.position &>> 32)
         let p0: UnsafePointer<Float>, p1: UnsafePointer<Float>?
@@ -76,21 +87,62 @@ extension RenderCore {
             if let plane1 = v.body.plane1 { p1 = plane1 + k } else { p1 = nil }
         }
         touchBus(bus)
-        voice.pointee.route = RenderVoice.routeDirect
-        // The gains as renderRuns forms them for a run with nothing moving
-        // (a zero step added: the same bits, -0 included).
-        let gainLeft = v.left.value * v.fade.value, gainRight = v.right.value * v.fade.value
+        let left: UnsafeMutablePointer<Float>
+        if v.isFiltered {
+            voice.pointee.lowPass.advance(n)
+            left = band >= 0 ? feedBankSlot(bankSlot(bus: bus, band: band), byVoice: true).0 : busPlane(bus, 0)
+        } else {
+            voice.pointee.route = RenderVoice.routeDirect
+            left = v.sendCount > 0 ? sendScratch : busPlane(bus, 0)
+        }
+        // The gains and their steps as renderRuns forms them for a run of
+        // the whole quantum, and mixRun's start (a zero offset: the same
+        // bits, -0 included).
+        let f0 = v.fade.value
+        let left0 = v.left.value * f0, right0 = v.right.value * f0
+        var stepLeft: Float = 0, stepRight: Float = 0  // (x - x) / n with nothing moving
+        if moving {
+            let f1 = v.fade.value(after: n)
+            let left1 = v.left.value(after: n) * f1, right1 = v.right.value(after: n) * f1
+            stepLeft = (left1 - left0) / Float(n)
+            stepRight = (right1 - right0) / Float(n)
+        }
+        let d = Float(0)
         var segment = mk_segment(
-            source: (p0, p1), position: v.position & 0xFFFF_FFFF, step: step, gain: (gainLeft + 0, gainRight + 0),
-            gain_step: (0, 0), prefetch: (prefetch0, prefetch1))
+            source: (p0, p1), position: v.position & 0xFFFF_FFFF, step: step,
+            gain: (left0 + stepLeft * d, right0 + stepRight * d), gain_step: (stepLeft, stepRight),
+            prefetch: (prefetch0, prefetch1))
         prefetch0 = nil
         prefetch1 = nil
-        mixBatched(v.quality, &segment, left, left + quantum, quantum)
+        mixBatched(v.quality, &segment, left, left + n, n)
+        voice.pointee.left.advance(n)
+        voice.pointee.right.advance(n)
+        voice.pointee.fade.advance(n)
         let position = v.position &+ advance
         voice.pointee.position = position
         reportMarkers(voice, before: position)
         return true
     }
+
+    /// Where a low-passed voice goes in ``renderSteady(_:)``: the band of the
+    /// shared filter it stays in, -1 for its bus (a filter opened to
+    /// transparent, already moved there), or ``noSteadyBand`` when it is not
+    /// steady (a move of band or route crossfades, a voice with sends or
+    /// without shared filters takes its own filter). Changes nothing. Apart
+    /// from renderSteady, so the unfiltered voices' path stays small.
+    @_noLocks @inline(__always)
+    func steadyBand(_ voice: UnsafeMutablePointer<RenderVoice>, bus: Int) -> Int {
+        let v = voice.pointee
+        guard v.sendCount == 0, sharedLowPass else { return Self.noSteadyBand }
+        let coefficient = v.lowPass.value(after: quantum)
+        if coefficient == 0 { return v.route == RenderVoice.routeDirect ? -1 : Self.noSteadyBand }
+        let band = bankBand(coefficient, near: Int(v.route))
+        guard Int(v.route) == band, bankIndex[bankKey(bus: bus, band: band)] >= 0 else { return Self.noSteadyBand }
+        return band
+    }
+
+    /// ``steadyBand(_:bus:)``'s answer for a voice that is not steady.
+    static var noSteadyBand: Int { @_noLocks @inline(__always) get { Int.min } }
 
     /// The voice's read step, 32.32: pitch × the body's rate ÷ the engine
     /// rate, from ``RenderVoice/step`` unless the pitch, the body or the
