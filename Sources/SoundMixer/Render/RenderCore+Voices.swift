@@ -53,16 +53,10 @@ extension RenderCore {
                 || ((v.left.framesLeft == 0 || v.left.framesLeft >= n)
                     && (v.right.framesLeft == 0 || v.right.framesLeft >= n)
                     && (v.fade.framesLeft == 0 || v.fade.framesLeft > n)),
-            v.stopTime >= clock + Int64(n), !isPlaced(voice), let plane0 = v.body.plane0
+            v.stopTime >= clock + Int64(n), !isPlaced(voice), v.body.plane0 != nil
         else { return false }
         let step = readStep(voice)
-        let limitFrame: Int
-        if v.looping {
-            limitFrame = v.body.loopPlane0 != nil && !v.inLoopBody ? v.body.loopStart + 8 : v.body.loopEnd
-        } else {
-            limitFrame = v.body.frames
-        }
-        let limit = UInt64(limitFrame) &<< 32
+        let limit = UInt64(v.body.readLimit(looping: v.looping, inLoopBody: v.inLoopBody)) &<< 32
         let (advance, overflow) = step.multipliedReportingOverflow(by: UInt64(n))
         guard !overflow, v.position < limit, advance < limit &- v.position else { return false }
         // Where it goes, checked before anything changes: its bus; the open
@@ -77,15 +71,7 @@ extension RenderCore {
         } else if v.sendCount > 0 {
             guard sendGroup.open && joins(slot, bus: bus, count: Int(v.sendCount)) else { return false }
         }
-        let k = Int(v.position &>> 32)
-        let p0: UnsafePointer<Float>, p1: UnsafePointer<Float>?
-        if v.inLoopBody, let loop0 = v.body.loopPlane0 {
-            p0 = loop0 + (k - v.body.loopStart)
-            if let loop1 = v.body.loopPlane1 { p1 = loop1 + (k - v.body.loopStart) } else { p1 = nil }
-        } else {
-            p0 = plane0 + k
-            if let plane1 = v.body.plane1 { p1 = plane1 + k } else { p1 = nil }
-        }
+        let (p0, p1) = v.body.planes(at: Int(v.position &>> 32), inLoopBody: v.inLoopBody)
         touchBus(bus)
         let left: UnsafeMutablePointer<Float>
         if v.isFiltered {
@@ -542,16 +528,8 @@ extension RenderCore {
         var done = 0
         while done < run.frames {
             let inLoopBody = voice.pointee.inLoopBody
-            // The end of this stretch: the loop end, the frame where a voice
-            // moves to the loop copy (once its interpolation taps are all
-            // inside the loop), or the end of the sound.
-            let limitFrame: Int
-            if looping {
-                limitFrame = body.loopPlane0 != nil && !inLoopBody ? body.loopStart + 8 : body.loopEnd
-            } else {
-                limitFrame = body.frames
-            }
-            let limit = UInt64(limitFrame) &<< 32
+            // The end of this stretch (SoundBody.readLimit).
+            let limit = UInt64(body.readLimit(looping: looping, inLoopBody: inLoopBody)) &<< 32
             if position >= limit {
                 guard looping else { break }
                 if body.loopPlane0 != nil && !inLoopBody {
@@ -564,15 +542,7 @@ extension RenderCore {
                 continue
             }
             let n = min(run.frames - done, Int((limit - position + run.step - 1) / run.step))
-            let k = Int(position &>> 32)
-            let p0: UnsafePointer<Float>, p1: UnsafePointer<Float>?
-            if inLoopBody, let loop0 = body.loopPlane0 {
-                p0 = loop0 + (k - body.loopStart)
-                if let loop1 = body.loopPlane1 { p1 = loop1 + (k - body.loopStart) } else { p1 = nil }
-            } else {
-                p0 = body.plane0.unsafelyUnwrapped + k
-                if let plane1 = body.plane1 { p1 = plane1 + k } else { p1 = nil }
-            }
+            let (p0, p1) = body.planes(at: Int(position &>> 32), inLoopBody: inLoopBody)
             mixRun(&run, p0, p1, position & 0xFFFF_FFFF, done, n, voice.pointee.quality, batchable: batchable)
             position &+= UInt64(n) &* run.step
             done += n

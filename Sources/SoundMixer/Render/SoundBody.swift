@@ -37,3 +37,29 @@ struct SoundBody: BitwiseCopyable {
 
     static var empty: SoundBody { SoundBody() }
 }
+
+extension SoundBody {
+    /// The frame a voice's read position may not reach in one kernel call
+    /// (32.32 position `frame << 32`): the sound's end for a one-shot; for a
+    /// looping voice its loop's end, or, while it still reads the sound
+    /// before moving to the loop copy (`inLoopBody` false, an inner loop),
+    /// the frame where it moves: 8 frames into the loop, where its
+    /// interpolation taps are all inside it.
+    @_noLocks @inline(__always)
+    func readLimit(looping: Bool, inLoopBody: Bool) -> Int {
+        guard looping else { return frames }
+        return loopPlane0 != nil && !inLoopBody ? loopStart + 8 : loopEnd
+    }
+
+    /// Where a voice reading frame `k` reads: the loop copy's planes once it
+    /// has moved there (`inLoopBody`), else the sound's. `plane0` must be set.
+    @_noLocks @inline(__always)
+    func planes(at k: Int, inLoopBody: Bool) -> (UnsafePointer<Float>, UnsafePointer<Float>?) {
+        if inLoopBody, let loop0 = loopPlane0 {
+            guard let loop1 = loopPlane1 else { return (loop0 + (k - loopStart), nil) }
+            return (loop0 + (k - loopStart), loop1 + (k - loopStart))
+        }
+        guard let plane1 else { return (plane0.unsafelyUnwrapped + k, nil) }
+        return (plane0.unsafelyUnwrapped + k, plane1 + k)
+    }
+}
