@@ -114,8 +114,9 @@ extension RenderCore {
     /// shared filter it stays in, -1 for its bus (a filter opened to
     /// transparent, already moved there), or ``noSteadyBand`` when it is not
     /// steady (a move of band or route crossfades, a voice with sends or
-    /// without shared filters takes its own filter). Changes nothing. Apart
-    /// from renderSteady, so the unfiltered voices' path stays small.
+    /// without shared filters takes its own filter). Changes nothing.
+    /// Inlined: as a call of its own it cost the 3D mix the steady path's
+    /// gain (docs/performance.md, issue 18).
     @_noLocks @inline(__always)
     func steadyBand(_ voice: UnsafeMutablePointer<RenderVoice>, bus: Int) -> Int {
         let v = voice.pointee
