@@ -132,9 +132,3 @@ package func fastGainToDecibels(_ gain: Float) -> Float {
 func flushTiny(_ x: Float) -> Float {
     abs(x) < 1e-15 ? 0 : x
 }
-
-/// ``flushTiny(_:)-(Float)`` lane by lane. Runs on the render thread.
-@_noLocks @inline(__always)
-func flushTiny(_ v: SIMD16<Float>) -> SIMD16<Float> {
-    v.replacing(with: 0, where: (v .< 1e-15) .& (v .> -1e-15))
-}

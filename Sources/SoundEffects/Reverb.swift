@@ -29,8 +29,9 @@ import CMixKernels
 // or down on every pass): each line gets a second head at its new length
 // and all lines crossfade to them over 40 ms (weights summing to 1, so the
 // loop gain never grows), recomputing the gains as the effective lengths
-// change. What the loops store is flushed to 0 below −300 dB (flushTiny),
-// so the tail ends in zeros, never subnormals, without flush-to-zero.
+// change. What the loops store is flushed to 0 below −300 dB (the network
+// kernel's fx_flush, as flushTiny does in Swift), so the tail ends in
+// zeros, never subnormals, without flush-to-zero.
 
 /// The reverb's fixed design: line and diffuser lengths, gains, signs.
 enum ReverbDesign {
