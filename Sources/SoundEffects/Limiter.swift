@@ -107,6 +107,12 @@ extension RenderEffect {
         let delayTarget = Float(limiterDelayFrames(to.limiterLookahead))
         var state = header.pointee
         var loud = lastLoud
+        if settledLimiterPath && ceilingStep == 0 && state.delay == delayTarget {
+            limiterSettledBlock(&state, base, stride: stride, frames: n, ceiling: ceilingFrom, release: release)
+            state.ceiling = ceilingTo
+            header.pointee = state
+            return
+        }
         for j in 0..<n {
             let now = frame + j
             let slot = now & mask
@@ -180,6 +186,105 @@ extension RenderEffect {
         }
         state.ceiling = ceilingTo
         header.pointee = state
+        lastLoud = loud
+    }
+
+    /// ``limiterBlock``'s loop for a constant `ceiling` and a settled,
+    /// whole look-ahead, in chunks of two passes: first every frame's
+    /// peak, gain need `r` and the rings (loops the compiler vectorises),
+    /// then the sliding minimum, the envelope, the box and the output, frame
+    /// by frame. Each frame's arithmetic is the loop's, in the same order,
+    /// so the output is the same to the bit. A chunk is at most the ring
+    /// less the look-ahead, so the first pass never overwrites a frame the
+    /// second still reads. Runs on the render thread.
+    @_noLocks
+    mutating func limiterSettledBlock(
+        _ state: inout LimiterState, _ base: UnsafeMutablePointer<Float>, stride: Int, frames n: Int,
+        ceiling: Float, release: Float
+    ) {
+        let ring = layout.ring, mask = ring - 1
+        let audio = limiterRing(0), gains = limiterRing(1), ceilings = limiterRing(2), envelopes = limiterRing(3)
+        let dequeValues = limiterRing(4), dequePositions = limiterDequePositions()
+        let channels = activeChannels
+        let delay = Int(state.delay)
+        let window = delay + 1, box = delay + 1
+        var loud = lastLoud
+        var done = 0
+        while done < n {
+            let chunk = min(n - done, ring - delay)
+            // 1. The rings and r, in runs where the ring does not wrap.
+            var k = 0
+            while k < chunk {
+                let first = frame + done + k
+                let slot = first & mask
+                let run = min(chunk - k, ring - slot)
+                let peaks = gains + slot  // the peaks first, then r in place
+                peaks.update(repeating: 0, count: run)
+                for c in 0..<channels {
+                    let input = base + c * stride + done + k, line = audio + c * ring + slot
+                    for t in 0..<run {
+                        let s = input[t]
+                        line[t] = s
+                        peaks[t] = max(peaks[t], abs(s))
+                    }
+                }
+                var loudAt = run - 1  // the last loud frame: most often the last
+                while loudAt >= 0 && !(peaks[loudAt] >= RenderEffect.silence) { loudAt -= 1 }
+                if loudAt >= 0 { loud = first + loudAt }
+                let limits = ceilings + slot
+                for t in 0..<run {
+                    let peak = peaks[t]
+                    peaks[t] = peak > ceiling ? ceiling / peak : 1
+                    limits[t] = ceiling
+                }
+                k += run
+            }
+            // 2. Frame by frame: as in limiterBlock with the read head still
+            // (the state in locals, so it stays in registers).
+            var head = state.head, tail = state.tail, envelope = state.envelope
+            var boxSum = state.boxSum, boxLength = state.boxLength, clamps = state.clamps
+            for j in done..<done + chunk {
+                let now = frame + j
+                let r = gains[now & mask]
+                while tail > head && dequeValues[(tail - 1) & mask] >= r { tail -= 1 }
+                dequeValues[tail & mask] = r
+                dequePositions[tail & mask] = now
+                tail += 1
+                while dequePositions[head & mask] < now - window { head += 1 }
+                let m = dequeValues[head & mask]
+                let env = min(m, release * envelope + (1 - release) * m)
+                envelope = env
+                envelopes[now & mask] = env
+                boxSum += Double(env)
+                boxLength += 1
+                while boxLength > box {
+                    boxSum -= Double(envelopes[(now - boxLength + 1) & mask])
+                    boxLength -= 1
+                }
+                var gain = Float(boxSum / Double(boxLength))
+                let at = (now - delay) & mask
+                let bound = gains[at], limit = ceilings[at]
+                if gain > bound {
+                    if gain > bound * 1.000_001 { clamps += 1 }
+                    gain = bound
+                }
+                for c in 0..<channels {
+                    var y = audio[c * ring + at] * gain
+                    if abs(y) > limit {
+                        if abs(y) > limit * 1.000_001 { clamps += 1 }
+                        y = y > 0 ? limit : -limit
+                    }
+                    base[c * stride + j] = y
+                }
+            }
+            state.head = head
+            state.tail = tail
+            state.envelope = envelope
+            state.boxSum = boxSum
+            state.boxLength = boxLength
+            state.clamps = clamps
+            done += chunk
+        }
         lastLoud = loud
     }
 }

@@ -90,6 +90,11 @@ package struct RenderEffect: BitwiseCopyable {
     var frame: Int
     /// The last frame at which input or internal signal was above −120 dBFS.
     var lastLoud: Int
+    /// Whether a limiter whose ceiling and look-ahead are settled runs its
+    /// block in passes (``limiterSettledBlock``), which gives the same
+    /// output, bit for bit, as the frame-by-frame loop; tests turn it off
+    /// to compare the two.
+    package var settledLimiterPath = true
 
     /// Frames between two recomputations of coefficients while parameters move.
     static var controlInterval: Int { @_noLocks @inline(__always) get { 16 } }

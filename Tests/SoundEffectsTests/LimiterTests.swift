@@ -103,6 +103,45 @@ import Testing
         }
     }
 
+    /// A settled limiter runs its blocks in passes (`limiterSettledBlock`):
+    /// the output must be the frame-by-frame loop's to the bit, through
+    /// settled stretches, a ceiling ramp, a look-ahead sliding to a new
+    /// length and back to settled, at quanta that do not divide the ring,
+    /// for one, two and three channels.
+    @Test(arguments: [(5.0, 100.0, 480), (0.5, 1.0, 97), (10.0, 2000.0, 512)])
+    func settledPassesAreTheFrameLoopToTheBit(lookahead: Double, release: Double, quantum: Int) throws {
+        let p = try EffectParameters.limiter(ceiling: -3, release: Float(release), lookahead: Float(lookahead))
+        for (name, left, right) in Self.loudSignals(ceiling: -3, frames: 48000) {
+            for channels in 1...3 {
+                let input = Array([left, right, left.map { $0 * 0.5 }].prefix(channels))
+                var outputs: [[[Float]]] = []
+                var clamps: [Int] = []
+                for passes in [true, false] {
+                    let h = EffectHarness(.limiter, p)
+                    h.effect.settledLimiterPath = passes
+                    var x = input
+                    h.process(&x, quantum: quantum) { at, effect in
+                        var q = effect.target
+                        if at >= 12000 && at < 12000 + quantum {
+                            q.limiterCeiling = -9
+                            effect.setTarget(q, rampFrames: 2048)
+                        } else if at >= 24000 && at < 24000 + quantum {
+                            q.limiterLookahead = Float(lookahead) > 2 ? 2 : 4
+                            effect.setTarget(q, rampFrames: 0)
+                        }
+                    }
+                    outputs.append(x)
+                    clamps.append(h.effect.limiterGuardClamps)
+                }
+                for c in 0..<channels {
+                    let same = zip(outputs[0][c], outputs[1][c]).allSatisfy { $0.bitPattern == $1.bitPattern }
+                    #expect(same, "\(name), \(channels) channels: channel \(c) differs")
+                }
+                #expect(clamps == [0, 0], "\(name): the guard clamp acted")
+            }
+        }
+    }
+
     /// The latency is the look-ahead: a quiet impulse comes out
     /// `latencyFrames` later, unchanged; then the limiter stops ringing.
     @Test func latencyIsTheLookahead() throws {
