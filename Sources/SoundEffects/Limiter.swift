@@ -105,14 +105,15 @@ extension RenderEffect {
         let ceilingStep = (ceilingTo - ceilingFrom) / Float(n)
         let release = onePole(milliseconds: to.limiterRelease)
         let delayTarget = Float(limiterDelayFrames(to.limiterLookahead))
-        var state = header.pointee
-        var loud = lastLoud
-        if settledLimiterPath && ceilingStep == 0 && state.delay == delayTarget {
-            limiterSettledBlock(&state, base, stride: stride, frames: n, ceiling: ceilingFrom, release: release)
-            state.ceiling = ceilingTo
-            header.pointee = state
+        // Passes pay from a few dozen frames; a moving limiter's 16-frame
+        // blocks whose ceiling happens to hold stay in the loop.
+        if settledLimiterPath && n >= 64 && ceilingStep == 0 && header.pointee.delay == delayTarget {
+            limiterSettledBlock(header, base, stride: stride, frames: n, ceiling: ceilingFrom, release: release)
+            header.pointee.ceiling = ceilingTo
             return
         }
+        var state = header.pointee
+        var loud = lastLoud
         for j in 0..<n {
             let now = frame + j
             let slot = now & mask
@@ -199,9 +200,10 @@ extension RenderEffect {
     /// second still reads. Runs on the render thread.
     @_noLocks
     mutating func limiterSettledBlock(
-        _ state: inout LimiterState, _ base: UnsafeMutablePointer<Float>, stride: Int, frames n: Int,
+        _ header: UnsafeMutablePointer<LimiterState>, _ base: UnsafeMutablePointer<Float>, stride: Int, frames n: Int,
         ceiling: Float, release: Float
     ) {
+        var state = header.pointee
         let ring = layout.ring, mask = ring - 1
         let audio = limiterRing(0), gains = limiterRing(1), ceilings = limiterRing(2), envelopes = limiterRing(3)
         let dequeValues = limiterRing(4), dequePositions = limiterDequePositions()
@@ -285,6 +287,7 @@ extension RenderEffect {
             state.clamps = clamps
             done += chunk
         }
+        header.pointee = state
         lastLoud = loud
     }
 }
