@@ -51,6 +51,54 @@ struct LimiterState: BitwiseCopyable {
     var clamps: Int
 }
 
+extension LimiterState {
+    /// Frame `now`'s smooth gain, before the guard: the minimum of the gain
+    /// needs r over frames `now − window … now` (the deque in `values` and
+    /// `positions`, `r` pushed here), the envelope (instant attack, one-pole
+    /// `release`) stored in `envelopes`, and its mean over the last `box`
+    /// frames. The one copy of both loops' recursion. Runs on the render thread.
+    @_noLocks @inline(__always)
+    mutating func smoothGain(
+        _ r: Float, at now: Int, window: Int, box: Int, release: Float, values: UnsafeMutablePointer<Float>,
+        positions: UnsafeMutablePointer<Int>, envelopes: UnsafeMutablePointer<Float>, mask: Int
+    ) -> Float {
+        while tail > head && values[(tail - 1) & mask] >= r { tail -= 1 }
+        values[tail & mask] = r
+        positions[tail & mask] = now
+        tail += 1
+        while positions[head & mask] < now - window { head += 1 }
+        let m = values[head & mask]
+        let env = min(m, release * envelope + (1 - release) * m)
+        envelope = env
+        envelopes[now & mask] = env
+        boxSum += Double(env)
+        boxLength += 1
+        while boxLength > box {
+            boxSum -= Double(envelopes[(now - boxLength + 1) & mask])
+            boxLength -= 1
+        }
+        return Float(boxSum / Double(boxLength))
+    }
+
+    /// `gain` capped at the `bound` of the frames read: it is already below
+    /// it but for rounding; more than that is counted in `clamps`.
+    @_noLocks @inline(__always)
+    mutating func guarded(_ gain: Float, bound: Float) -> Float {
+        guard gain > bound else { return gain }
+        if gain > bound * 1.000_001 { clamps += 1 }
+        return bound
+    }
+
+    /// An output sample clamped to `limit`, counted in `clamps` when it was
+    /// over by more than rounding.
+    @_noLocks @inline(__always)
+    mutating func guarded(output y: Float, limit: Float) -> Float {
+        guard abs(y) > limit else { return y }
+        if abs(y) > limit * 1.000_001 { clamps += 1 }
+        return y > 0 ? limit : -limit
+    }
+}
+
 extension RenderEffect {
     /// The read delay the look-ahead `milliseconds` asks for, in whole
     /// frames, clamped to what the rings hold. Runs on the render thread.
@@ -138,25 +186,9 @@ extension RenderEffect {
             let window = ceil + 1
             let box = whole + 1
 
-            // Sliding minimum of r over [now − window, now].
-            while state.tail > state.head && dequeValues[(state.tail - 1) & mask] >= r { state.tail -= 1 }
-            dequeValues[state.tail & mask] = r
-            dequePositions[state.tail & mask] = now
-            state.tail += 1
-            while dequePositions[state.head & mask] < now - window { state.head += 1 }
-            let m = dequeValues[state.head & mask]
-
-            // Instant attack, one-pole release, then the mean over the box.
-            let env = min(m, release * state.envelope + (1 - release) * m)
-            state.envelope = env
-            envelopes[slot] = env
-            state.boxSum += Double(env)
-            state.boxLength += 1
-            while state.boxLength > box {
-                state.boxSum -= Double(envelopes[(now - state.boxLength + 1) & mask])
-                state.boxLength -= 1
-            }
-            var gain = Float(state.boxSum / Double(state.boxLength))
+            let smooth = state.smoothGain(
+                r, at: now, window: window, box: box, release: release, values: dequeValues,
+                positions: dequePositions, envelopes: envelopes, mask: mask)
 
             // Read the delayed frame at now − delay: positions `at` and `at + 1`, weight `weight` on the latter.
             // The smooth gain is already ≤ the r of the frames read; the guard
@@ -169,20 +201,12 @@ extension RenderEffect {
                 bound = min(bound, gains[(at + 1) & mask])
                 limit = max(limit, ceilings[(at + 1) & mask])
             }
-            if gain > bound {
-                if gain > bound * 1.000_001 { state.clamps += 1 }
-                gain = bound
-            }
+            let gain = state.guarded(smooth, bound: bound)
             for c in 0..<activeChannels {
                 let line = audio + c * ring
                 var s = line[at & mask]
                 if weight > 0 { s += (line[(at + 1) & mask] - s) * weight }
-                var y = s * gain
-                if abs(y) > limit {
-                    if abs(y) > limit * 1.000_001 { state.clamps += 1 }
-                    y = y > 0 ? limit : -limit
-                }
-                base[c * stride + j] = y
+                base[c * stride + j] = state.guarded(output: s * gain, limit: limit)
             }
         }
         state.ceiling = ceilingTo
@@ -194,8 +218,9 @@ extension RenderEffect {
     /// whole look-ahead, in chunks of two passes: first every frame's
     /// peak, gain need `r` and the rings (loops the compiler vectorises),
     /// then the sliding minimum, the envelope, the box and the output, frame
-    /// by frame. Each frame's arithmetic is the loop's, in the same order,
-    /// so the output is the same to the bit. A chunk is at most the ring
+    /// by frame (``LimiterState/smoothGain``, as the loop). Each frame's
+    /// arithmetic is the loop's, in the same order, so the output is the
+    /// same to the bit. A chunk is at most the ring
     /// less the look-ahead, so the first pass never overwrites a frame the
     /// second still reads. Runs on the render thread.
     @_noLocks
@@ -241,50 +266,19 @@ extension RenderEffect {
                 }
                 k += run
             }
-            // 2. Frame by frame: as in limiterBlock with the read head still
-            // (the state in locals, so it stays in registers).
-            var head = state.head, tail = state.tail, envelope = state.envelope
-            var boxSum = state.boxSum, boxLength = state.boxLength, clamps = state.clamps
+            // 2. Frame by frame: as in limiterBlock with the read head still.
             for j in done..<done + chunk {
                 let now = frame + j
-                let r = gains[now & mask]
-                while tail > head && dequeValues[(tail - 1) & mask] >= r { tail -= 1 }
-                dequeValues[tail & mask] = r
-                dequePositions[tail & mask] = now
-                tail += 1
-                while dequePositions[head & mask] < now - window { head += 1 }
-                let m = dequeValues[head & mask]
-                let env = min(m, release * envelope + (1 - release) * m)
-                envelope = env
-                envelopes[now & mask] = env
-                boxSum += Double(env)
-                boxLength += 1
-                while boxLength > box {
-                    boxSum -= Double(envelopes[(now - boxLength + 1) & mask])
-                    boxLength -= 1
-                }
-                var gain = Float(boxSum / Double(boxLength))
+                let smooth = state.smoothGain(
+                    gains[now & mask], at: now, window: window, box: box, release: release, values: dequeValues,
+                    positions: dequePositions, envelopes: envelopes, mask: mask)
                 let at = (now - delay) & mask
-                let bound = gains[at], limit = ceilings[at]
-                if gain > bound {
-                    if gain > bound * 1.000_001 { clamps += 1 }
-                    gain = bound
-                }
+                let gain = state.guarded(smooth, bound: gains[at])
+                let limit = ceilings[at]
                 for c in 0..<channels {
-                    var y = audio[c * ring + at] * gain
-                    if abs(y) > limit {
-                        if abs(y) > limit * 1.000_001 { clamps += 1 }
-                        y = y > 0 ? limit : -limit
-                    }
-                    base[c * stride + j] = y
+                    base[c * stride + j] = state.guarded(output: audio[c * ring + at] * gain, limit: limit)
                 }
             }
-            state.head = head
-            state.tail = tail
-            state.envelope = envelope
-            state.boxSum = boxSum
-            state.boxLength = boxLength
-            state.clamps = clamps
             done += chunk
         }
         header.pointee = state
