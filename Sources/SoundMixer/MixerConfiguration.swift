@@ -77,6 +77,13 @@ package struct MixerConfiguration: Sendable, Hashable {
     /// reference the tests compare the fast path with, bit for bit.
     package var steadyVoicePath = true
 
+    /// When shared low-pass filters run, the voice loop visits the voices
+    /// grouped by the filter they fed last quantum (docs/mixer.md, "The
+    /// shared low-pass" → "Voices in band order"), so one filter's voices
+    /// fill a mix batch; `false` keeps the active list's order, the
+    /// reference the tests compare the grouped order with.
+    package var bandOrderedVoices = true
+
     /// Creates a configuration; every argument has the default described on the type.
     package init(
         sampleRate: Int = 48_000, quantumFrames: Int = 512, maxVoices: Int = 256, maxBuses: Int = 32,

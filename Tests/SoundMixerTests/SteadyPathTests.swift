@@ -18,10 +18,13 @@ struct SteadyPathTests {
 
     /// Runs the script on a mixer made with `steady`, returning both
     /// channels and every event in order.
-    static func run(steady: Bool, kernels: KernelSelection) throws -> (left: [Float], right: [Float], events: [MixerEvent]) {
+    static func run(steady: Bool, kernels: KernelSelection, bandOrder: Bool = true) throws -> (
+        left: [Float], right: [Float], events: [MixerEvent]
+    ) {
         let mixer = try makeMixer {
             $0.steadyVoicePath = steady
             $0.kernels = kernels
+            $0.bandOrderedVoices = bandOrder
         }
         let q = 256
         let looped = try mixer.loadSound(
@@ -128,6 +131,31 @@ struct SteadyPathTests {
         let ends = general.events.filter { if case .voiceEnded = $0 { true } else { false } }.count
         let markers = general.events.filter { if case .marker = $0 { true } else { false } }.count
         #expect(ends >= 5 && markers >= 20, "ends \(ends), markers \(markers)")
+    }
+
+    /// The voice loop's band order (docs/mixer.md, "Voices in band order")
+    /// against the active list's: the script's low-passed voices start
+    /// after unfiltered ones and in no band order, so the two orders differ,
+    /// and voices end, stop and start while the loop runs in band order.
+    /// Every voice must be mixed once a quantum either way: the outputs
+    /// differ only by the rounding of sums added in another order, and the
+    /// same events happen (a voice's own events keep their order; events of
+    /// different voices in one quantum come in the order they were visited).
+    @Test("voices visited in band order mix what the active order mixes, with the same events",
+        arguments: [KernelSelection.automatic, .portable])
+    func bandOrderMixesWhatTheActiveOrderMixes(kernels: KernelSelection) throws {
+        let grouped = try Self.run(steady: true, kernels: kernels, bandOrder: true)
+        let plain = try Self.run(steady: true, kernels: kernels, bandOrder: false)
+        #expect(grouped.left.count == plain.left.count)
+        let pairs = Array(zip(grouped.left + grouped.right, plain.left + plain.right))
+        let largest = pairs.map { abs($0 - $1) }.max() ?? .infinity
+        #expect(largest < 1e-5, "largest difference \(largest)")
+        // The orders did differ: some sums were added in another order.
+        #expect(pairs.contains { $0.bitPattern != $1.bitPattern })
+        let a = grouped.events.map { "\($0)" }.sorted(), b = plain.events.map { "\($0)" }.sorted()
+        let sameEvents = a == b
+        #expect(sameEvents, "\(a.count) events against \(b.count); first differing: \(zip(a, b).first { $0 != $1 }.map { "\($0)" } ?? "none")")
+        #expect(rms(plain.left[...]) > 0.05)
     }
 
     @Test("a new pitch reaches a steady voice in the next quantum (its read step is worked out again)")

@@ -215,3 +215,34 @@ struct BankSlot: BitwiseCopyable {
         self.fed = fed
     }
 }
+
+extension RenderCore {
+    /// Orders the active voices for this quantum's loop into ``visitOrder``
+    /// by the shared filter each fed last quantum (``visitKeys``, per slot:
+    /// 1 + its band, 0 for none), so the voices of one filter follow each
+    /// other and fill the mix batches. Stable: within a key, voices keep
+    /// their active order, so each plane receives its voices in one fixed
+    /// order. `false` (nothing written) when no voice fed a shared filter:
+    /// the loop then takes ``active``.
+    @_noLocks
+    mutating func orderByBand() -> Bool {
+        let count = activeCount
+        let keys = bankBands + 1
+        for k in 0..<keys { visitCounts[k] = 0 }
+        for i in 0..<count { visitCounts[Int(visitKeys[Int(active[i])])] &+= 1 }
+        guard Int(visitCounts[0]) < count else { return false }
+        var start: Int32 = 0
+        for k in 0..<keys {
+            let c = visitCounts[k]
+            visitCounts[k] = start
+            start &+= c
+        }
+        for i in 0..<count {
+            let slot = active[i]
+            let k = Int(visitKeys[Int(slot)])
+            visitOrder[Int(visitCounts[k])] = slot
+            visitCounts[k] &+= 1
+        }
+        return true
+    }
+}

@@ -99,6 +99,16 @@ struct RenderCore {
     let bankLanes: UnsafeMutablePointer<mk_lowpass_lane>
     /// Voices filtered on their own this quantum for want of a free filter.
     var voicesAlone = 0
+    /// Whether the voice loop visits voices in band order (`MixerConfiguration.bandOrderedVoices`).
+    let bandOrder: Bool
+    /// The order the voice loop visits the active voices in when shared
+    /// filters run (``orderByBand()``), `maxVoices + fadeSlots` slots.
+    let visitOrder: UnsafeMutablePointer<Int32>
+    /// Per voice slot: 1 + the band of the shared filter its voice fed last
+    /// quantum, 0 for none (written by the voice loop).
+    let visitKeys: UnsafeMutablePointer<Int32>
+    /// `bankBands + 1` counts, the counting sort's.
+    let visitCounts: UnsafeMutablePointer<Int32>
 
     // MARK: Voice limit (render)
     /// `MixerConfiguration.maxAudibleVoices`.
@@ -260,6 +270,9 @@ extension RenderCore {
                 bankLive: table(bank.capacity, Int16(0)),
                 bankFree: bank.free, bankFreeCount: bank.capacity,
                 bankLanes: table(2 * bank.capacity, blankLane),
+                bandOrder: c.bandOrderedVoices, visitOrder: table(c.maxVoices + Self.fadeSlotCount, Int32(0)),
+                visitKeys: table(c.maxVoices + Self.fadeSlotCount, Int32(0)),
+                visitCounts: table(bank.bands + 1, Int32(0)),
                 maxAudible: c.maxAudibleVoices, rankScratch: table(c.maxVoices + Self.fadeSlotCount, RankEntry()),
                 sounds: table(c.maxSounds, SoundBody.empty), soundVoices: table(c.maxSounds, Int32(0)),
                 soundUnloading: table(c.maxSounds, UInt32(0)), soundReleased: atomics(c.maxSounds),
@@ -303,6 +316,9 @@ extension RenderCore {
         c.bankLive.deallocate()
         c.bankFree.deallocate()
         c.bankLanes.deallocate()
+        c.visitOrder.deallocate()
+        c.visitKeys.deallocate()
+        c.visitCounts.deallocate()
         c.rankScratch.deallocate()
         c.sounds.deallocate()
         c.soundVoices.deallocate()

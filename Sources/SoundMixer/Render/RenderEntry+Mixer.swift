@@ -112,24 +112,7 @@ extension RenderCore {
         applyCommands()
         takePublishedPlan()
         if maxAudible < maxVoices && (activeCount > maxAudible || limitEngaged) { applyVoiceLimit() }
-        // Have the kernels load the samples of a voice a few places ahead
-        // while they mix this one: at large voice counts the mix waits on
-        // memory, not arithmetic. Voices straight into one bus are mixed in
-        // batches of MK_BATCH_MAX, all of a batch at once (mk_mix_batch), so
-        // the voice to load is the one in the same place of the next batch:
-        // one batch ahead, as limit-c does. Nothing here is tuned to a
-        // machine (before batches, distance 5 won on one machine; on another
-        // it made no difference: docs/performance.md).
-        let prefetchDistance = Int(MK_BATCH_MAX)
-        var i = 0
-        while i < activeCount {
-            if i + prefetchDistance < activeCount { spreadPrefetch(Int(active[i + prefetchDistance])) }
-            let slot = Int(active[i])
-            if (steadyVoicePath && renderSteady(slot)) || renderVoice(slot) {
-                publishPosition(slot)
-                i += 1
-            }  // else the voice ended and the last active voice moved into index i
-        }
+        renderVoices()
         flushSendGroup()
         flushMixBatch()
         flushLowPassBatch()
@@ -145,6 +128,40 @@ extension RenderCore {
             shared.pointee.sharedFilters.store(bankLiveCount, ordering: .relaxed)
             shared.pointee.voicesFilteredAlone.store(voicesAlone, ordering: .relaxed)
             voicesAlone = 0
+        }
+    }
+
+    /// Mixes every active voice's quantum (the voice loop of
+    /// ``renderQuantum()``, apart so the steady path inlines into it).
+    @_noLocks @inline(never)
+    mutating func renderVoices() {
+        // Have the kernels load the samples of a voice a few places ahead
+        // while they mix this one: at large voice counts the mix waits on
+        // memory, not arithmetic. Voices straight into one bus are mixed in
+        // batches of MK_BATCH_MAX, all of a batch at once (mk_mix_batch), so
+        // the voice to load is the one in the same place of the next batch:
+        // one batch ahead, as limit-c does. Nothing here is tuned to a
+        // machine (before batches, distance 5 won on one machine; on another
+        // it made no difference: docs/performance.md).
+        let prefetchDistance = Int(MK_BATCH_MAX)
+        let sorted = bandOrder && sharedLowPass && bankLiveCount > 0 && orderByBand()
+        let order = sorted ? visitOrder : active
+        var i = 0, end = activeCount
+        while i < end {
+            if i + prefetchDistance < end { spreadPrefetch(Int(order[i + prefetchDistance])) }
+            let slot = Int(order[i])
+            if (steadyVoicePath && renderSteady(slot)) || renderVoice(slot) {
+                publishPosition(slot)
+                if bankLiveCount > 0 {  // keys for the next quantum's order; none needed with no shared filter running
+                    let route = Int32(voices[slot].route)
+                    visitKeys[slot] = route >= 0 ? route + 1 : 0
+                }
+                i += 1
+            } else if sorted {
+                i += 1  // the order is a snapshot: the voice that ended left the active list only
+            } else {
+                end = activeCount  // the voice ended and the last active voice moved into index i
+            }
         }
     }
 
