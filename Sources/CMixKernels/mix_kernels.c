@@ -746,6 +746,70 @@ static MK_AVX512 void batch_sinc_avx512(const mk_segment *s, int32_t count, floa
     MK_NONBLOCKING {
     for (int32_t j = 0; j < count; j++) mix_sinc_avx512(&s[j], L, R, n);
 }
+
+// A voice's move between two pairs of planes (mk_mix_crossfade): each step
+// of 16 frames is resampled once into registers and added to the planes it
+// leaves weighted 1 - w and to those it enters weighted w, w = w0 + t * ws.
+MK_INLINE MK_AVX512 void avx512_crossfade_step(avx512_run *r, float *FL, float *FR, float *TL, float *TR, int32_t i,
+                                               __mmask16 m, __m512 w, const int cubic, const int gather,
+                                               const int ramp, const int stereo) MK_NONBLOCKING {
+    __m512 cl = _mm512_setzero_ps(), cr = _mm512_setzero_ps();
+    avx512_add(r, &cl, &cr, i, m, cubic, gather, ramp, stereo, 1, 0);
+    const __m512 u = _mm512_sub_ps(_mm512_set1_ps(1.0f), w);
+    if (m == (__mmask16)0xFFFF) {
+        _mm512_storeu_ps(FL + i, _mm512_fmadd_ps(cl, u, _mm512_loadu_ps(FL + i)));
+        _mm512_storeu_ps(FR + i, _mm512_fmadd_ps(cr, u, _mm512_loadu_ps(FR + i)));
+        _mm512_storeu_ps(TL + i, _mm512_fmadd_ps(cl, w, _mm512_loadu_ps(TL + i)));
+        _mm512_storeu_ps(TR + i, _mm512_fmadd_ps(cr, w, _mm512_loadu_ps(TR + i)));
+    } else {
+        _mm512_mask_storeu_ps(FL + i, m, _mm512_fmadd_ps(cl, u, _mm512_maskz_loadu_ps(m, FL + i)));
+        _mm512_mask_storeu_ps(FR + i, m, _mm512_fmadd_ps(cr, u, _mm512_maskz_loadu_ps(m, FR + i)));
+        _mm512_mask_storeu_ps(TL + i, m, _mm512_fmadd_ps(cl, w, _mm512_maskz_loadu_ps(m, TL + i)));
+        _mm512_mask_storeu_ps(TR + i, m, _mm512_fmadd_ps(cr, w, _mm512_maskz_loadu_ps(m, TR + i)));
+    }
+}
+
+MK_INLINE MK_AVX512 void crossfade_avx512(const mk_segment *s, float *FL, float *FR, float *TL, float *TR, int32_t n,
+                                          float w0, float ws, const int cubic, const int gather, const int ramp,
+                                          const int stereo) MK_NONBLOCKING {
+    avx512_run r = avx512_start(s, n);
+    const __m512 iota = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512 vw0 = _mm512_set1_ps(w0), vws = _mm512_set1_ps(ws);
+    const int32_t full = n & ~15;
+    int32_t i = 0;
+    for (; i < full; i += 16) {
+        const __m512 w = _mm512_fmadd_ps(_mm512_add_ps(iota, _mm512_set1_ps((float)i)), vws, vw0);
+        avx512_crossfade_step(&r, FL, FR, TL, TR, i, (__mmask16)0xFFFF, w, cubic, gather, ramp, stereo);
+    }
+    if (i < n) {
+        const __m512 w = _mm512_fmadd_ps(_mm512_add_ps(iota, _mm512_set1_ps((float)i)), vws, vw0);
+        avx512_crossfade_step(&r, FL, FR, TL, TR, i, (__mmask16)((1u << (n - i)) - 1), w, cubic, gather, ramp,
+                              stereo);
+    }
+}
+
+static MK_AVX512 void crossfade_avx512_dispatch(const mk_segment *s, float *FL, float *FR, float *TL, float *TR,
+                                                int32_t n, float w0, float ws, const int cubic) MK_NONBLOCKING {
+    const int kind = avx512_kind(s, cubic);
+#define MK_V(C_, K_) \
+    if (cubic == C_ && kind == K_) {                                                                          \
+        crossfade_avx512(s, FL, FR, TL, TR, n, w0, ws, C_, K_ >> 2, (K_ >> 1) & 1, K_ & 1);                  \
+        return;                                                                                               \
+    }
+    MK_V(0, 0) MK_V(0, 1) MK_V(0, 2) MK_V(0, 3) MK_V(0, 4) MK_V(0, 5) MK_V(0, 6) MK_V(0, 7)
+    MK_V(1, 0) MK_V(1, 1) MK_V(1, 2) MK_V(1, 3) MK_V(1, 4) MK_V(1, 5) MK_V(1, 6) MK_V(1, 7)
+#undef MK_V
+}
+
+static MK_AVX512 void crossfade_linear_avx512(const mk_segment *s, float *FL, float *FR, float *TL, float *TR,
+                                              int32_t n, float w0, float ws) MK_NONBLOCKING {
+    crossfade_avx512_dispatch(s, FL, FR, TL, TR, n, w0, ws, 0);
+}
+
+static MK_AVX512 void crossfade_cubic_avx512(const mk_segment *s, float *FL, float *FR, float *TL, float *TR,
+                                             int32_t n, float w0, float ws) MK_NONBLOCKING {
+    crossfade_avx512_dispatch(s, FL, FR, TL, TR, n, w0, ws, 1);
+}
 #endif
 
 // MARK: - Low-pass filter
@@ -1225,6 +1289,8 @@ MK_BATCH_LOOP(sinc, avx2, MK_AVX2)
 #undef MK_BATCH_LOOP
 
 typedef void (*mk_batch_fn)(const mk_segment *, int32_t, float *, float *, int32_t) MK_NONBLOCKING;
+typedef void (*mk_crossfade_fn)(const mk_segment *, float *, float *, float *, float *, int32_t, float,
+                                float) MK_NONBLOCKING;
 
 struct mk_kernel_table {
     const char *name;
@@ -1239,6 +1305,9 @@ struct mk_kernel_table {
     void (*write_s16)(const float *, const float *, int16_t *, int32_t, int32_t) MK_NONBLOCKING;
     void (*lowpass)(float *, float *, int32_t, float *, float, float) MK_NONBLOCKING;
     void (*lowpass_batch)(const mk_lowpass_lane *, int32_t, int32_t, float *, float *) MK_NONBLOCKING;
+    /// A dedicated crossfade per interpolation, or NULL: mk_mix_crossfade
+    /// then mixes through a buffer with `mix`.
+    mk_crossfade_fn crossfade[3];
 };
 
 #define MK_TABLE(SUFFIX, NAME)                                                                     \
@@ -1247,14 +1316,18 @@ struct mk_kernel_table {
      clear_##SUFFIX, accumulate_##SUFFIX,                                                          \
      scale_##SUFFIX, measure_##SUFFIX,                                                             \
      clip_##SUFFIX,  write_f32_##SUFFIX,                                                           \
-     write_s16_##SUFFIX, lowpass_##SUFFIX, lowpass_batch_##SUFFIX}
+     write_s16_##SUFFIX, lowpass_##SUFFIX, lowpass_batch_##SUFFIX, CROSSFADE}
 
+#define CROSSFADE {NULL, NULL, NULL}
 static const mk_kernel_table portable_table = MK_TABLE(portable, "portable");
 #ifdef MK_HAVE_AVX2
 static const mk_kernel_table avx2_table = MK_TABLE(avx2, "avx2+fma");
 #endif
+#undef CROSSFADE
 #ifdef MK_HAVE_AVX512
+#define CROSSFADE {crossfade_linear_avx512, crossfade_cubic_avx512, NULL}
 static const mk_kernel_table avx512_table = MK_TABLE(avx512, "avx512");
+#undef CROSSFADE
 #endif
 
 int mk_kernels_supported(mk_kernel_choice choice) {
@@ -1315,6 +1388,52 @@ const char *mk_kernel_name(const mk_kernel_table *table) { return table->name; }
 void mk_mix(const mk_kernel_table *t, mk_interpolation interpolation, const mk_segment *segment, float *out_left,
             float *out_right, int32_t frames) MK_NONBLOCKING {
     t->mix[(unsigned)interpolation <= MK_SINC ? interpolation : MK_LINEAR](segment, out_left, out_right, frames);
+}
+
+// The crossfade of a set without a dedicated one: the segment mixed in
+// chunks into a zeroed buffer on the stack, each chunk then added to both
+// pairs of planes with its weights.
+enum { CROSSFADE_CHUNK = 128 };
+
+static void crossfade_buffered(mk_mix_fn mix, const mk_segment *segment, float *FL, float *FR, float *TL, float *TR,
+                               int32_t n, float w0, float ws) MK_NONBLOCKING {
+    float bl[CROSSFADE_CHUNK], br[CROSSFADE_CHUNK];
+    mk_segment s = *segment;
+    for (int32_t done = 0; done < n;) {
+        const int32_t c = n - done < CROSSFADE_CHUNK ? n - done : CROSSFADE_CHUNK;
+        for (int32_t i = 0; i < c; i++) bl[i] = br[i] = 0;
+        // The chunk's gains from the segment's, as one call would reach them.
+        s.gain[0] = segment->gain[0] + segment->gain_step[0] * (float)done;
+        s.gain[1] = segment->gain[1] + segment->gain_step[1] * (float)done;
+        mix(&s, bl, br, c);
+        for (int32_t i = 0; i < c; i++) {
+            const float w = w0 + ws * (float)(done + i), u = 1.0f - w;
+            FL[done + i] += bl[i] * u;
+            FR[done + i] += br[i] * u;
+            TL[done + i] += bl[i] * w;
+            TR[done + i] += br[i] * w;
+        }
+        // On to the next chunk: the integer part of the position moves the
+        // source pointers, the fraction stays below 1.
+        const uint64_t at = s.position + (uint64_t)c * s.step;
+        const uint64_t whole = at >> 32;
+        s.source[0] += whole;
+        if (s.source[1]) s.source[1] += whole;
+        s.position = at & 0xFFFFFFFFu;
+        s.prefetch[0] = s.prefetch[1] = NULL;
+        done += c;
+    }
+}
+
+void mk_mix_crossfade(const mk_kernel_table *t, mk_interpolation interpolation, const mk_segment *segment,
+                      float *from_left, float *from_right, float *to_left, float *to_right, int32_t frames,
+                      float weight, float weight_step) MK_NONBLOCKING {
+    const unsigned k = (unsigned)interpolation <= MK_SINC ? interpolation : MK_LINEAR;
+    if (t->crossfade[k]) {
+        t->crossfade[k](segment, from_left, from_right, to_left, to_right, frames, weight, weight_step);
+    } else {
+        crossfade_buffered(t->mix[k], segment, from_left, from_right, to_left, to_right, frames, weight, weight_step);
+    }
 }
 
 void mk_mix_batch(const mk_kernel_table *t, mk_interpolation interpolation, const mk_segment *segments,

@@ -219,6 +219,79 @@ struct KernelLevelTests {
         #expect(failures == 0)
     }
 
+    /// `mk_mix_crossfade` against what it stands for: the segment mixed
+    /// alone into zeroed planes, then added to the planes it leaves fading
+    /// out and to those it enters fading in (`mk_accumulate_ramped`, the
+    /// crossfade before the kernel existed). Random segments of every kind
+    /// (mono and stereo, constant and ramped, steps that permute and steps
+    /// that gather, 1…600 frames and more than the buffered path's chunk),
+    /// each interpolation, weights that start anywhere in the fade; within
+    /// float rounding (the fused kernel multiplies once where the reference
+    /// rounds the mixed sample first), and nothing past `frames` written.
+    @Test("a crossfade is the segment mixed once, added fading out and fading in", arguments: mk_kernel_choice.sets)
+    func crossfadeIsTheSegmentFadedBothWays(choice: mk_kernel_choice) throws {
+        guard mk_kernels_supported(choice) != 0 else { return }  // this CPU cannot run the set: nothing to compare
+        let table = try #require(mk_select_kernels(choice))
+        var rng = SplitMix64(state: 0xC0FFEE)
+        let source = (0..<40_000).map { _ in Float.random(in: -1...1, using: &rng) }
+        var failures = 0
+        var worst: Float = 0
+        source.withUnsafeBufferPointer { samples in
+            let base = samples.baseAddress! + 64
+            for trial in 0..<1500 {
+                let frames = trial % 5 == 0 ? Int.random(in: 300...600, using: &rng) : Int.random(in: 1...600, using: &rng)
+                let interpolation = mk_interpolation(UInt32(trial % 3))
+                var segment = mk_segment()
+                let step = UInt64(Double.random(in: 0.2...(Bool.random(using: &rng) ? 1.9 : 3.5), using: &rng) * Double(1 << 32))
+                let offset = Int.random(in: 0..<10_000, using: &rng)
+                let stereo = Bool.random(using: &rng)
+                segment.source = (base + offset, stereo ? base + offset + 12_000 : nil)
+                segment.position = UInt64.random(in: 0..<(1 << 32), using: &rng)
+                segment.step = step
+                segment.gain = (Float.random(in: -1...1, using: &rng), Float.random(in: -1...1, using: &rng))
+                segment.gain_step = Bool.random(using: &rng)
+                    ? (Float.random(in: -1e-3...1e-3, using: &rng), Float.random(in: -1e-3...1e-3, using: &rng)) : (0, 0)
+                segment.prefetch = (base, nil)
+                // A fade over `length` frames of which this segment is a part.
+                let length = frames + Int.random(in: 0...200, using: &rng)
+                let first = Int.random(in: 0...(length - frames), using: &rng)
+                let weightStep = 1 / Float(length), weight = Float(first) * weightStep
+                let sentinel: Float = 12345
+                // Four planes of `frames`, each followed by sentinels.
+                let stride = frames + 16
+                let start = (0..<(4 * stride)).map { i in i % stride < frames ? Float.random(in: -1...1, using: &rng) : sentinel }
+                var fused = start, reference = start
+                fused.withUnsafeMutableBufferPointer { o in
+                    let p = o.baseAddress!
+                    mk_mix_crossfade(
+                        table, interpolation, &segment, p, p + stride, p + 2 * stride, p + 3 * stride, Int32(frames),
+                        weight, weightStep)
+                }
+                reference.withUnsafeMutableBufferPointer { o in
+                    let p = o.baseAddress!
+                    var alone = [Float](repeating: 0, count: 2 * frames)
+                    alone.withUnsafeMutableBufferPointer { a in
+                        let l = a.baseAddress!, r = a.baseAddress! + frames
+                        mk_mix(table, interpolation, &segment, l, r, Int32(frames))
+                        mk_accumulate_ramped(table, l, r, p, p + stride, 1 - weight, -weightStep, Int32(frames))
+                        mk_accumulate_ramped(table, l, r, p + 2 * stride, p + 3 * stride, weight, weightStep, Int32(frames))
+                    }
+                }
+                let difference = zip(fused, reference).map { abs($0 - $1) }.max()!
+                worst = max(worst, difference)
+                let written = (0..<(4 * stride)).contains { $0 % stride >= frames && fused[$0] != sentinel }
+                if difference >= 1e-5 || written {
+                    failures += 1
+                    if failures <= 5 {
+                        Issue.record(
+                            "trial \(trial): \(frames) frames, stereo \(stereo), interpolation \(interpolation.rawValue), weight \(weight): difference \(difference), past the end written \(written)")
+                    }
+                }
+            }
+        }
+        #expect(failures == 0, "largest difference \(worst)")
+    }
+
     /// The meter is the same figure at every kernel level, bit for bit, and
     /// within float rounding of a double-precision sum; every length, the
     /// 16-lane tail included, and a NaN neither becomes the peak nor hides it.

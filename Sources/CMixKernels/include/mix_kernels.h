@@ -108,6 +108,17 @@ const char *mk_kernel_name(const mk_kernel_table *table);
 void mk_mix(const mk_kernel_table *table, mk_interpolation interpolation, const mk_segment *segment,
             float *out_left, float *out_right, int32_t frames) MK_NONBLOCKING;
 
+/// A voice's move from one pair of planes to another, crossfaded: adds
+/// `frames` resampled frames of `segment` (both outputs, as `mk_mix` with
+/// two planes) into `to_left`/`to_right` weighted `w(t) = weight + t ·
+/// weight_step` and into `from_left`/`from_right` weighted `1 - w(t)`,
+/// frame `t` from 0. The segment is resampled once: the AVX-512 set keeps
+/// each step in registers for all four planes; the others mix it in chunks
+/// into a buffer on the stack first. The four planes must not overlap.
+void mk_mix_crossfade(const mk_kernel_table *table, mk_interpolation interpolation, const mk_segment *segment,
+                      float *from_left, float *from_right, float *to_left, float *to_right, int32_t frames,
+                      float weight, float weight_step) MK_NONBLOCKING;
+
 /// Most segments one `mk_mix_batch` call takes.
 #define MK_BATCH_MAX 8
 /// Adds `count` (1…`MK_BATCH_MAX`; more are ignored) segments, each

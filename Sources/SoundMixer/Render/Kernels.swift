@@ -21,6 +21,25 @@ extension RenderCore {
         }
     }
 
+    /// Mixes `segment` into two pairs of planes at once, crossfading
+    /// (`mk_mix_crossfade`): into `to` weighted `weight + t · step`, into
+    /// `from` weighted one less that, frame `t` from 0.
+    @_noLocks @inline(__always)
+    func mixCrossfade(
+        _ quality: UInt8, _ segment: inout mk_segment,
+        from fromLeft: UnsafeMutablePointer<Float>, _ fromRight: UnsafeMutablePointer<Float>,
+        to toLeft: UnsafeMutablePointer<Float>, _ toRight: UnsafeMutablePointer<Float>, _ frames: Int,
+        weight: Float, step: Float
+    ) {
+        flushMixBatch()
+        let kernels = self.kernels
+        _unsafePerformance {
+            mk_mix_crossfade(
+                kernels, mk_interpolation(UInt32(quality)), &segment, fromLeft, fromRight, toLeft, toRight,
+                Int32(truncatingIfNeeded: frames), weight, step)
+        }
+    }
+
     @_noLocks @inline(__always)
     func clear(_ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, _ frames: Int) {
         flushMixBatch()

@@ -64,14 +64,12 @@ extension RenderCore {
             // flushBank, which mix the batch first: the segment may wait.
             return renderRuns(voice, from: offset, into: newLeft, newRight, batchable: true)
         }
-        // Crossfade: render once into the scratch planes, then add them to
-        // the old path fading out and to the new one fading in.
-        let left = voiceScratch + offset, right = voiceScratch + quantum + offset
-        clear(left, right, n)
-        let alive = renderRuns(voice, from: offset, into: voiceScratch, voiceScratch + quantum)
-        let step = 1 / Float(n)
-        accumulate(left, right, into: oldLeft + offset, oldRight + offset, n, gain: 1, step: -step)
-        accumulate(left, right, into: newLeft + offset, newRight + offset, n, gain: 0, step: step)
+        // Crossfade: each run is resampled once and added to the old path
+        // fading out and to the new one fading in (mixRun, mk_mix_crossfade).
+        crossfade = Crossfade(
+            fromLeft: oldLeft, fromRight: oldRight, to: newLeft, start: offset, step: 1 / Float(n))
+        let alive = renderRuns(voice, from: offset, into: newLeft, newRight)
+        crossfade = nil
         return alive
     }
 
@@ -197,6 +195,20 @@ extension RenderCore {
             k += 1
         }
     }
+}
+
+/// A voice's move between two pairs of planes over one quantum
+/// (``RenderCore/crossfade``): frames `start..<quantum` of the planes at
+/// `to` get the voice weighted `(t - start) · step`, those at `fromLeft`
+/// and `fromRight` weighted one less that.
+struct Crossfade {
+    let fromLeft: UnsafeMutablePointer<Float>
+    let fromRight: UnsafeMutablePointer<Float>
+    /// The left plane the voice is rendered into (its runs' `left` is this
+    /// plus their first frame).
+    let to: UnsafeMutablePointer<Float>
+    let start: Int
+    let step: Float
 }
 
 /// One shared filter's bookkeeping (render).

@@ -720,6 +720,11 @@ extension RenderCore {
         // sound's: a stream's ring goes back to the streamer once read.
         if batchable, let right = run.right {
             mixBatched(quality, &segment, run.left + done, right + done, frames)
+        } else if let move = crossfade, let right = run.right {
+            let frame = run.left - move.to + done
+            mixCrossfade(
+                quality, &segment, from: move.fromLeft + frame, move.fromRight + frame, to: run.left + done,
+                right + done, frames, weight: Float(frame - move.start) * move.step, step: move.step)
         } else {
             mix(quality, &segment, run.left + done, run.right.map { $0 + done }, frames)
         }

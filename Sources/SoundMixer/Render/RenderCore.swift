@@ -99,6 +99,10 @@ struct RenderCore {
     let bankLanes: UnsafeMutablePointer<mk_lowpass_lane>
     /// Voices filtered on their own this quantum for want of a free filter.
     var voicesAlone = 0
+    /// While a voice moves between shared filters or its bus
+    /// (``bankFiltered(_:from:bus:)``), where it leaves from and how the
+    /// move's weight runs: ``mixRun`` then mixes each run into both.
+    var crossfade: Crossfade? = nil
     /// Whether the voice loop visits voices in band order (`MixerConfiguration.bandOrderedVoices`).
     let bandOrder: Bool
     /// The order the voice loop visits the active voices in when shared
