@@ -153,8 +153,10 @@ extension RenderCore {
             if (steadyVoicePath && renderSteady(slot)) || renderVoice(slot) {
                 publishPosition(slot)
                 if bankLiveCount > 0 {  // keys for the next quantum's order; none needed with no shared filter running
-                    let route = Int32(voices[slot].route)
-                    visitKeys[slot] = route >= 0 ? route + 1 : 0
+                    // A band (0..<bankBands) is key 1 + band; anything else 0,
+                    // so a key always indexes orderByBand's counts.
+                    let route = Int(voices[slot].route)
+                    visitKeys[slot] = route >= 0 && route < bankBands ? Int32(truncatingIfNeeded: route + 1) : 0
                 }
                 i += 1
             } else if sorted {
