@@ -160,6 +160,24 @@ struct KernelLevelTests {
         Self.agreesOnSegments(.avx512, choice: MK_KERNELS_AVX512)
     }
 
+    /// A random segment over the samples at `base` (40,000 readable from 64
+    /// before it): a step that permutes (below 1.9) or gathers (up to 3.5),
+    /// mono or stereo, constant or ramped gains.
+    static func randomSegment(over base: UnsafePointer<Float>, using rng: inout SplitMix64) -> mk_segment {
+        var segment = mk_segment()
+        let step = UInt64(Double.random(in: 0.2...(Bool.random(using: &rng) ? 1.9 : 3.5), using: &rng) * Double(1 << 32))
+        let offset = Int.random(in: 0..<10_000, using: &rng)
+        let stereo = Bool.random(using: &rng)
+        segment.source = (base + offset, stereo ? base + offset + 12_000 : nil)
+        segment.position = UInt64.random(in: 0..<(1 << 32), using: &rng)
+        segment.step = step
+        segment.gain = (Float.random(in: -1...1, using: &rng), Float.random(in: -1...1, using: &rng))
+        segment.gain_step = Bool.random(using: &rng)
+            ? (Float.random(in: -1e-3...1e-3, using: &rng), Float.random(in: -1e-3...1e-3, using: &rng)) : (0, 0)
+        segment.prefetch = (base, nil)
+        return segment
+    }
+
     /// `mk_mix_batch` against `mk_mix` segment after segment with the same
     /// set: random batches of 1…8 segments of every kind (mono and stereo,
     /// constant and ramped, steps that permute and steps that gather, mixed
@@ -180,20 +198,7 @@ struct KernelLevelTests {
                 let count = Int.random(in: 1...Int(MK_BATCH_MAX), using: &rng)
                 let frames = trial % 3 == 0 ? 64 * Int.random(in: 1...9, using: &rng) : Int.random(in: 1...600, using: &rng)
                 let interpolation = mk_interpolation(UInt32(trial % 3))
-                let segments: [mk_segment] = (0..<count).map { _ in
-                    var segment = mk_segment()
-                    let step = UInt64(Double.random(in: 0.2...(Bool.random(using: &rng) ? 1.9 : 3.5), using: &rng) * Double(1 << 32))
-                    let offset = Int.random(in: 0..<10_000, using: &rng)
-                    let stereo = Bool.random(using: &rng)
-                    segment.source = (base + offset, stereo ? base + offset + 12_000 : nil)
-                    segment.position = UInt64.random(in: 0..<(1 << 32), using: &rng)
-                    segment.step = step
-                    segment.gain = (Float.random(in: -1...1, using: &rng), Float.random(in: -1...1, using: &rng))
-                    segment.gain_step = Bool.random(using: &rng)
-                        ? (Float.random(in: -1e-3...1e-3, using: &rng), Float.random(in: -1e-3...1e-3, using: &rng)) : (0, 0)
-                    segment.prefetch = (base, nil)
-                    return segment
-                }
+                let segments: [mk_segment] = (0..<count).map { _ in Self.randomSegment(over: base, using: &rng) }
                 let sentinel: Float = 12345
                 let start = (0..<(2 * frames)).map { _ in Float.random(in: -1...1, using: &rng) }
                 var one = start + [Float](repeating: sentinel, count: 32), batch = one
@@ -241,17 +246,8 @@ struct KernelLevelTests {
             for trial in 0..<1500 {
                 let frames = trial % 5 == 0 ? Int.random(in: 300...600, using: &rng) : Int.random(in: 1...600, using: &rng)
                 let interpolation = mk_interpolation(UInt32(trial % 3))
-                var segment = mk_segment()
-                let step = UInt64(Double.random(in: 0.2...(Bool.random(using: &rng) ? 1.9 : 3.5), using: &rng) * Double(1 << 32))
-                let offset = Int.random(in: 0..<10_000, using: &rng)
-                let stereo = Bool.random(using: &rng)
-                segment.source = (base + offset, stereo ? base + offset + 12_000 : nil)
-                segment.position = UInt64.random(in: 0..<(1 << 32), using: &rng)
-                segment.step = step
-                segment.gain = (Float.random(in: -1...1, using: &rng), Float.random(in: -1...1, using: &rng))
-                segment.gain_step = Bool.random(using: &rng)
-                    ? (Float.random(in: -1e-3...1e-3, using: &rng), Float.random(in: -1e-3...1e-3, using: &rng)) : (0, 0)
-                segment.prefetch = (base, nil)
+                var segment = Self.randomSegment(over: base, using: &rng)
+                let stereo = segment.source.1 != nil
                 // A fade over `length` frames of which this segment is a part.
                 let length = frames + Int.random(in: 0...200, using: &rng)
                 let first = Int.random(in: 0...(length - frames), using: &rng)
