@@ -47,6 +47,14 @@ extension Mixer {
     /// Events waiting in the render → control queue (a snapshot).
     package var pendingEventCount: Int { core.pointee.events.count }
 
+    /// Runs `body` while ``drainEvents(_:)`` waits for it, so nothing leaves
+    /// the render → control queue meanwhile: a test renders a burst of ends
+    /// into a ring no thread empties, whatever the threads' timing. `body`
+    /// must not drain events itself (the lock is not recursive).
+    package func holdingEventDrain(_ body: () -> Void) {
+        drain.withLock { _ in body() }
+    }
+
     /// The public form of a ring event; `nil` for an end already reported.
     private func mixerEvent(_ event: RenderEvent, _ state: inout ControlState) -> MixerEvent? {
         let voice = VoiceID(slot: event.voiceSlot, generation: event.voiceGeneration)
