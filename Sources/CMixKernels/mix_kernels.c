@@ -748,11 +748,14 @@ static MK_AVX512 void batch_sinc_avx512(const mk_segment *s, int32_t count, floa
 }
 
 // A voice's move between two pairs of planes (mk_mix_crossfade): each step
-// of 16 frames is resampled once into registers and added to the planes it
-// leaves weighted 1 - w and to those it enters weighted w, w = w0 + t * ws.
+// of 16 frames from frame i is resampled once into registers and added to
+// the planes it leaves weighted 1 - w and to those it enters weighted w,
+// w = w0 + t * ws for frame t.
 MK_INLINE MK_AVX512 void avx512_crossfade_step(avx512_run *r, float *FL, float *FR, float *TL, float *TR, int32_t i,
-                                               __mmask16 m, __m512 w, const int cubic, const int gather,
+                                               __mmask16 m, __m512 w0, __m512 ws, const int cubic, const int gather,
                                                const int ramp, const int stereo) MK_NONBLOCKING {
+    const __m512 iota = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512 w = _mm512_fmadd_ps(_mm512_add_ps(iota, _mm512_set1_ps((float)i)), ws, w0);
     __m512 cl = _mm512_setzero_ps(), cr = _mm512_setzero_ps();
     avx512_add(r, &cl, &cr, i, m, cubic, gather, ramp, stereo, 1, 0);
     const __m512 u = _mm512_sub_ps(_mm512_set1_ps(1.0f), w);
@@ -773,19 +776,14 @@ MK_INLINE MK_AVX512 void crossfade_avx512(const mk_segment *s, float *FL, float 
                                           float w0, float ws, const int cubic, const int gather, const int ramp,
                                           const int stereo) MK_NONBLOCKING {
     avx512_run r = avx512_start(s, n);
-    const __m512 iota = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m512 vw0 = _mm512_set1_ps(w0), vws = _mm512_set1_ps(ws);
     const int32_t full = n & ~15;
     int32_t i = 0;
-    for (; i < full; i += 16) {
-        const __m512 w = _mm512_fmadd_ps(_mm512_add_ps(iota, _mm512_set1_ps((float)i)), vws, vw0);
-        avx512_crossfade_step(&r, FL, FR, TL, TR, i, (__mmask16)0xFFFF, w, cubic, gather, ramp, stereo);
-    }
-    if (i < n) {
-        const __m512 w = _mm512_fmadd_ps(_mm512_add_ps(iota, _mm512_set1_ps((float)i)), vws, vw0);
-        avx512_crossfade_step(&r, FL, FR, TL, TR, i, (__mmask16)((1u << (n - i)) - 1), w, cubic, gather, ramp,
+    for (; i < full; i += 16)
+        avx512_crossfade_step(&r, FL, FR, TL, TR, i, (__mmask16)0xFFFF, vw0, vws, cubic, gather, ramp, stereo);
+    if (i < n)
+        avx512_crossfade_step(&r, FL, FR, TL, TR, i, (__mmask16)((1u << (n - i)) - 1), vw0, vws, cubic, gather, ramp,
                               stereo);
-    }
 }
 
 static MK_AVX512 void crossfade_avx512_dispatch(const mk_segment *s, float *FL, float *FR, float *TL, float *TR,

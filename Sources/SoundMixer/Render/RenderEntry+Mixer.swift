@@ -144,7 +144,8 @@ extension RenderCore {
         // machine (before batches, distance 5 won on one machine; on another
         // it made no difference: docs/performance.md).
         let prefetchDistance = Int(MK_BATCH_MAX)
-        let sorted = bandOrder && sharedLowPass && bankLiveCount > 0 && orderByBand()
+        // bankLiveCount stays 0 unless sharedLowPass is on.
+        let sorted = bandOrder && bankLiveCount > 0 && orderByBand()
         let order = sorted ? visitOrder : active
         var i = 0, end = activeCount
         while i < end {
@@ -152,7 +153,9 @@ extension RenderCore {
             let slot = Int(order[i])
             if (steadyVoicePath && renderSteady(slot)) || renderVoice(slot) {
                 publishPosition(slot)
-                if bankLiveCount > 0 {  // keys for the next quantum's order; none needed with no shared filter running
+                // Keys for the next quantum's order, needed only while filters
+                // run (read live: a filter may open during this loop).
+                if bandOrder && bankLiveCount > 0 {
                     // A band (0..<bankBands) is key 1 + band; anything else 0,
                     // so a key always indexes orderByBand's counts.
                     let route = Int(voices[slot].route)
