@@ -6,7 +6,8 @@
 // (linear) at that frame. The signal is delayed by d frames (the
 // look-ahead). The gain applied to the frame leaving the delay is
 //
-//   m[k]   = min r over the last W + 1 frames (a monotonic deque, O(1) amortised),
+//   m[k]   = min r over the last W + 1 frames (a monotonic deque, O(1) amortised;
+//            van Herk–Gil-Werman block minima on the settled path),
 //   env[k] = min(m[k], αR·env[k−1] + (1 − αR)·m[k])  (instant attack, exponential release),
 //   g[n]   = mean of env over the last B frames (a running sum),
 //
@@ -49,6 +50,21 @@ struct LimiterState: BitwiseCopyable {
     /// whose output the final clamp changed, by more than float rounding
     /// (10⁻⁶ relative): 0 unless the design is broken.
     var clamps: Int
+    /// The settled path's sliding minimum (van Herk–Gil-Werman, blocks of
+    /// `minimaLength` frames from frame 0), where it left off: it is carried
+    /// on only from frame `minimaFrame` with the same block length
+    /// (otherwise it starts over from the r ring).
+    var minimaLength: Int
+    /// The frame the settled path's minimum continues from.
+    var minimaFrame: Int
+    /// The suffix minima are in the deque's value ring for every block that
+    /// ends before this frame (a block boundary).
+    var suffixEnd: Int
+    /// The minimum of r from the current block's first frame to `minimaFrame − 1`.
+    var prefixMin: Float
+    /// The settled path used the deque's rings for its suffix minima: the
+    /// frame loop rebuilds the deque from the r ring before it runs.
+    var dequeStale: Bool
 }
 
 extension LimiterState {
@@ -67,7 +83,16 @@ extension LimiterState {
         positions[tail & mask] = now
         tail += 1
         while positions[head & mask] < now - window { head += 1 }
-        let m = values[head & mask]
+        return smoothGain(minimum: values[head & mask], at: now, box: box, release: release, envelopes: envelopes, mask: mask)
+    }
+
+    /// Frame `now`'s smooth gain from `m`, the minimum of r over its
+    /// window: the envelope and the box average of ``smoothGain(_:at:window:box:release:values:positions:envelopes:mask:)``,
+    /// which the settled path calls with its own minimum.
+    @_noLocks @inline(__always)
+    mutating func smoothGain(
+        minimum m: Float, at now: Int, box: Int, release: Float, envelopes: UnsafeMutablePointer<Float>, mask: Int
+    ) -> Float {
         let env = min(m, release * envelope + (1 - release) * m)
         envelope = env
         envelopes[now & mask] = env
@@ -78,6 +103,29 @@ extension LimiterState {
             boxLength -= 1
         }
         return Float(boxSum / Double(boxLength))
+    }
+
+    /// Rebuilds the deque after the settled path: the monotonic deque of r
+    /// over frames `last − window … last` (the r ring), as the frame loop
+    /// would hold it at frame `last`. A deque holds the same minima for
+    /// every later window (which grows by at most one frame per frame), so
+    /// the loop carries on to the bit.
+    @_noLocks
+    mutating func rebuildDeque(
+        through last: Int, window: Int, gains: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>,
+        positions: UnsafeMutablePointer<Int>, mask: Int
+    ) {
+        tail = head
+        var i = max(0, last - window)
+        while i <= last {
+            let r = gains[i & mask]
+            while tail > head && values[(tail - 1) & mask] >= r { tail -= 1 }
+            values[tail & mask] = r
+            positions[tail & mask] = i
+            tail += 1
+            i += 1
+        }
+        dequeStale = false
     }
 
     /// `gain` capped at the `bound` of the frames read: it is already below
@@ -161,6 +209,11 @@ extension RenderEffect {
             return
         }
         var state = header.pointee
+        if state.dequeStale {
+            state.rebuildDeque(
+                through: frame - 1, window: Int(state.delay) + 1, gains: gains, values: dequeValues,
+                positions: dequePositions, mask: mask)
+        }
         var loud = lastLoud
         for j in 0..<n {
             let now = frame + j
@@ -215,14 +268,15 @@ extension RenderEffect {
     }
 
     /// ``limiterBlock``'s loop for a constant `ceiling` and a settled,
-    /// whole look-ahead, in chunks of two passes: first every frame's
-    /// peak, gain need `r` and the rings (loops the compiler vectorises),
-    /// then the sliding minimum, the envelope, the box and the output, frame
-    /// by frame (``LimiterState/smoothGain``, as the loop). Each frame's
-    /// arithmetic is the loop's, in the same order, so the output is the
-    /// same to the bit. A chunk is at most the ring
-    /// less the look-ahead, so the first pass never overwrites a frame the
-    /// second still reads. Runs on the render thread.
+    /// whole look-ahead, in chunks of passes: first every frame's peak,
+    /// gain need `r` and the rings (loops the compiler vectorises), then
+    /// the suffix minima of the blocks the chunk completes, then frame by
+    /// frame the sliding minimum (a prefix minimum and a suffix minimum),
+    /// the envelope, the box and the output (``LimiterState/smoothGain(minimum:at:box:release:envelopes:mask:)``,
+    /// as the loop). The minima are the deque's and each frame's arithmetic
+    /// is the loop's, in the same order, so the output is the same to the
+    /// bit. A chunk is at most the ring less the window, so the first pass
+    /// never overwrites a frame the others still read. Runs on the render thread.
     @_noLocks
     mutating func limiterSettledBlock(
         _ header: UnsafeMutablePointer<LimiterState>, _ base: UnsafeMutablePointer<Float>, stride: Int, frames n: Int,
@@ -231,14 +285,43 @@ extension RenderEffect {
         var state = header.pointee
         let ring = layout.ring, mask = ring - 1
         let audio = limiterRing(0), gains = limiterRing(1), ceilings = limiterRing(2), envelopes = limiterRing(3)
-        let dequeValues = limiterRing(4), dequePositions = limiterDequePositions()
+        let dequeValues = limiterRing(4)  // the suffix minima, while the deque is not in use
         let channels = activeChannels
         let delay = Int(state.delay)
         let window = delay + 1, box = delay + 1
+        // The sliding minimum of r over `window + 1` frames, van Herk–Gil-
+        // Werman: blocks of that length from frame 0; for frame t the
+        // minimum is that of the suffix minimum (to its block's end) at
+        // t − window, in the block before t's or t's own, and the prefix
+        // minimum (from its block's start) at t. Branch-free, about two
+        // comparisons a frame whatever the signal, where the deque's pops
+        // depend on it; the same minima, so the same output to the bit.
+        // Suffix minima live in the deque's value ring (the deque is
+        // rebuilt if the frame loop runs next).
+        let length = window + 1
+        var blockStart = frame - frame % length  // frame ≥ 0 since the last clear
+        var prefixMin = state.prefixMin
+        if state.minimaLength != length || state.minimaFrame != frame {
+            // Start over: the prefix of frame's block so far, and the
+            // suffix minima of the block before it.
+            prefixMin = 1
+            var i = blockStart
+            while i < frame {
+                prefixMin = min(prefixMin, gains[i & mask])
+                i += 1
+            }
+            Self.limiterSuffixMinima(from: blockStart - length, length: length, gains: gains, into: dequeValues, mask: mask)
+            state.suffixEnd = blockStart
+        }
+        state.dequeStale = true
         var loud = lastLoud
         var done = 0
         while done < n {
-            let chunk = min(n - done, ring - delay)
+            // The suffix minima and the r they are worked out from, for
+            // frames back to window before the chunk, stay in the rings
+            // while the chunk is written: a chunk is at most the ring less
+            // the window.
+            let chunk = min(n - done, ring - window)
             // 1. The rings and r, in runs where the ring does not wrap.
             var k = 0
             while k < chunk {
@@ -266,12 +349,22 @@ extension RenderEffect {
                 }
                 k += run
             }
-            // 2. Frame by frame: as in limiterBlock with the read head still.
+            // 2. The suffix minima of every block that ends in the chunk.
+            let end = frame + done + chunk
+            while state.suffixEnd + length <= end {
+                Self.limiterSuffixMinima(
+                    from: state.suffixEnd, length: length, gains: gains, into: dequeValues, mask: mask)
+                state.suffixEnd += length
+            }
+            // 3. Frame by frame: as in limiterBlock with the read head still.
             for j in done..<done + chunk {
                 let now = frame + j
+                let r = gains[now & mask]
+                if now == blockStart + length { blockStart = now }
+                prefixMin = now == blockStart ? r : min(prefixMin, r)
+                let minimum = min(dequeValues[(now - window) & mask], prefixMin)
                 let smooth = state.smoothGain(
-                    gains[now & mask], at: now, window: window, box: box, release: release, values: dequeValues,
-                    positions: dequePositions, envelopes: envelopes, mask: mask)
+                    minimum: minimum, at: now, box: box, release: release, envelopes: envelopes, mask: mask)
                 let at = (now - delay) & mask
                 let gain = state.guarded(smooth, bound: gains[at])
                 let limit = ceilings[at]
@@ -281,7 +374,28 @@ extension RenderEffect {
             }
             done += chunk
         }
+        state.minimaLength = length
+        state.minimaFrame = frame + n
+        state.prefixMin = prefixMin
         header.pointee = state
         lastLoud = loud
+    }
+
+    /// Writes the suffix minima of r over the block of `length` frames from
+    /// frame `start` (each frame's minimum of r from it to the block's end)
+    /// into `minima`, both rings indexed by frame & `mask`.
+    @_noLocks @inline(__always)
+    static func limiterSuffixMinima(
+        from start: Int, length: Int, gains: UnsafeMutablePointer<Float>, into minima: UnsafeMutablePointer<Float>,
+        mask: Int
+    ) {
+        var i = start + length - 1
+        var m = gains[i & mask]
+        minima[i & mask] = m
+        while i > start {
+            i -= 1
+            m = min(m, gains[i & mask])
+            minima[i & mask] = m
+        }
     }
 }
