@@ -97,6 +97,17 @@ extension RenderEffect {
         let dryFrom = from.delayDry, dryStep = (to.delayDry - dryFrom) * inv
         let poleFrom = poleAtRate(from.delayDamping), poleStep = (poleAtRate(to.delayDamping) - poleFrom) * inv
         let start = header.pointee.fade
+        // Settled: one head on the time asked for, every parameter still,
+        // and reads that reach no frame this block writes.
+        if settledDelayPath && !start.isFading && start.current == delay && delay >= n && delay + n <= ring
+            && feedbackStep == 0 && wetStep == 0 && dryStep == 0 && poleStep == 0
+        {
+            // Each as the loop forms it (from + step · l, the step 0): the same bits, −0 made +0 included.
+            delaySettledBlock(
+                header, lines, base, stride: stride, frames: n, delay: delay, feedback: feedbackFrom + feedbackStep,
+                wet: wetFrom + wetStep, dry: dryFrom + dryStep, pole: poleFrom + poleStep)
+            return
+        }
         var fade = start
         var loudAt = -1
         for c in 0..<activeChannels {
@@ -125,6 +136,60 @@ extension RenderEffect {
             header.pointee.lowPass[c] = flushTiny(lp)
         }
         header.pointee.fade = fade
+        if loudAt >= 0 { lastLoud = frame + loudAt }
+    }
+
+    /// ``delayBlock``'s loop for settled parameters on one head: without
+    /// the crossfade's bookkeeping and the parameters' per-frame steps (all
+    /// zero, so every product and sum is the loop's to the bit), and two
+    /// channels at a time, so their feedback low-passes, each a serial
+    /// recursion, overlap. Runs on the render thread.
+    @_noLocks
+    mutating func delaySettledBlock(
+        _ header: UnsafeMutablePointer<DelayState>, _ lines: UnsafeMutablePointer<Float>,
+        _ base: UnsafeMutablePointer<Float>, stride: Int, frames n: Int, delay: Int, feedback: Float, wet: Float,
+        dry: Float, pole p: Float
+    ) {
+        let ring = layout.ring, mask = ring - 1
+        let silence = RenderEffect.silence
+        var loudAt = -1
+        var c = 0
+        while c < activeChannels {
+            let x0 = base + c * stride, line0 = lines + c * ring
+            var lp0 = header.pointee.lowPass[c]
+            if c + 1 < activeChannels {
+                let x1 = x0 + stride, line1 = line0 + ring
+                var lp1 = header.pointee.lowPass[c + 1]
+                for j in 0..<n {
+                    let write = (frame + j) & mask, read = (frame + j - delay) & mask
+                    let s0 = line0[read], s1 = line1[read]
+                    lp0 = s0 + p * (lp0 - s0)
+                    lp1 = s1 + p * (lp1 - s1)
+                    let input0 = x0[j], input1 = x1[j]
+                    let written0 = flushTiny(input0 + feedback * lp0), written1 = flushTiny(input1 + feedback * lp1)
+                    line0[write] = written0
+                    line1[write] = written1
+                    x0[j] = dry * input0 + wet * s0
+                    x1[j] = dry * input1 + wet * s1
+                    let level = max(max(abs(input0), abs(written0)), max(abs(input1), abs(written1)))
+                    if level >= silence { loudAt = max(loudAt, j) }
+                }
+                header.pointee.lowPass[c + 1] = flushTiny(lp1)
+            } else {
+                for j in 0..<n {
+                    let write = (frame + j) & mask
+                    let s = line0[(frame + j - delay) & mask]
+                    lp0 = s + p * (lp0 - s)
+                    let input = x0[j]
+                    let written = flushTiny(input + feedback * lp0)
+                    line0[write] = written
+                    x0[j] = dry * input + wet * s
+                    if max(abs(input), abs(written)) >= silence { loudAt = max(loudAt, j) }
+                }
+            }
+            header.pointee.lowPass[c] = flushTiny(lp0)
+            c += 2
+        }
         if loudAt >= 0 { lastLoud = frame + loudAt }
     }
 }

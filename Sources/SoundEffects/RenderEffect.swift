@@ -95,6 +95,10 @@ package struct RenderEffect: BitwiseCopyable {
     /// output, bit for bit, as the frame-by-frame loop; tests turn it off
     /// to compare the two.
     package var settledLimiterPath = true
+    /// Whether a delay whose parameters are settled runs its block through
+    /// the lean loop (``delaySettledBlock``), which gives the same output,
+    /// bit for bit, as the general one; tests turn it off to compare the two.
+    package var settledDelayPath = true
 
     /// Frames between two recomputations of coefficients while parameters move.
     static var controlInterval: Int { @_noLocks @inline(__always) get { 16 } }

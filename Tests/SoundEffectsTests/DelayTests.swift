@@ -61,6 +61,54 @@ import Testing
         #expect(high < low - 20, "10 kHz \(high) dB, 200 Hz \(low) dB per two repeats")
     }
 
+    /// A settled delay runs its blocks through the lean loop
+    /// (`delaySettledBlock`): the output must be the general loop's to the
+    /// bit, through settled stretches, a time change (a crossfade, which
+    /// takes the general loop), a feedback ramp and a damping change, with
+    /// delays shorter and longer than the quantum, at quanta that do not
+    /// divide the ring, for one, two and three channels; and it stops
+    /// ringing at the same call.
+    @Test(arguments: [(3.0, 0.9, 0.0, 512), (250.0, 0.5, 0.8, 97), (2000.0, 0.95, 0.5, 480), (20.0, 0.3, 0.95, 256)])
+    func settledLoopIsTheGeneralLoopToTheBit(time: Double, feedback: Double, damping: Double, quantum: Int) throws {
+        let p = try EffectParameters.delay(
+            time: Float(time), feedback: Float(feedback), wet: 0.6, dry: 0.8, damping: Float(damping))
+        let loud = Signal.noise(frames: 30000, amplitude: 0.9, seed: 11)
+        let signal = loud + Signal.impulse(frames: 18000, at: 500) + [Float](repeating: 0, count: 60000)
+        for channels in 1...3 {
+            let input = Array([signal, signal.map { -0.5 * $0 }, Array(signal.reversed())].prefix(channels))
+            var outputs: [[[Float]]] = []
+            var ringing: [[Bool]] = []
+            for lean in [true, false] {
+                let h = EffectHarness(.delay, p)
+                h.effect.settledDelayPath = lean
+                var x = input
+                var rings: [Bool] = []
+                h.process(&x, quantum: quantum) { at, effect in
+                    rings.append(effect.isRinging)
+                    var q = effect.target
+                    if at >= 9000 && at < 9000 + quantum {
+                        q.delayTime = Float(time) * 1.5
+                        effect.setTarget(q, rampFrames: 0)
+                    } else if at >= 20000 && at < 20000 + quantum {
+                        q.delayFeedback = Float(feedback) * 0.5
+                        effect.setTarget(q, rampFrames: 4096)
+                    } else if at >= 40000 && at < 40000 + quantum {
+                        q.delayDamping = Float(damping) > 0.5 ? 0.2 : 0.7
+                        effect.setTarget(q, rampFrames: 0)
+                    }
+                }
+                rings.append(h.effect.isRinging)
+                outputs.append(x)
+                ringing.append(rings)
+            }
+            for c in 0..<channels {
+                let same = zip(outputs[0][c], outputs[1][c]).allSatisfy { $0.bitPattern == $1.bitPattern }
+                #expect(same, "\(time) ms, \(channels) channels: channel \(c) differs")
+            }
+            #expect(ringing[0] == ringing[1], "\(time) ms, \(channels) channels: ringing differs")
+        }
+    }
+
     /// The tail ends: after the input stops, the delay rings, then reports silence.
     @Test func ringingEnds() throws {
         let p = try EffectParameters.delay(time: 100, feedback: 0.5, wet: 1, dry: 1)
