@@ -78,10 +78,7 @@ extension LimiterState {
         _ r: Float, at now: Int, window: Int, box: Int, release: Float, values: UnsafeMutablePointer<Float>,
         positions: UnsafeMutablePointer<Int>, envelopes: UnsafeMutablePointer<Float>, mask: Int
     ) -> Float {
-        while tail > head && values[(tail - 1) & mask] >= r { tail -= 1 }
-        values[tail & mask] = r
-        positions[tail & mask] = now
-        tail += 1
+        push(r, at: now, values: values, positions: positions, mask: mask)
         while positions[head & mask] < now - window { head += 1 }
         return smoothGain(minimum: values[head & mask], at: now, box: box, release: release, envelopes: envelopes, mask: mask)
     }
@@ -105,6 +102,18 @@ extension LimiterState {
         return Float(boxSum / Double(boxLength))
     }
 
+    /// Pushes frame `now`'s r onto the deque, dropping the entries it
+    /// makes useless (r at least as large, earlier). Runs on the render thread.
+    @_noLocks @inline(__always)
+    mutating func push(
+        _ r: Float, at now: Int, values: UnsafeMutablePointer<Float>, positions: UnsafeMutablePointer<Int>, mask: Int
+    ) {
+        while tail > head && values[(tail - 1) & mask] >= r { tail -= 1 }
+        values[tail & mask] = r
+        positions[tail & mask] = now
+        tail += 1
+    }
+
     /// Rebuilds the deque after the settled path: the monotonic deque of r
     /// over frames `last − window … last` (the r ring), as the frame loop
     /// would hold it at frame `last`. A deque holds the same minima for
@@ -118,11 +127,7 @@ extension LimiterState {
         tail = head
         var i = max(0, last - window)
         while i <= last {
-            let r = gains[i & mask]
-            while tail > head && values[(tail - 1) & mask] >= r { tail -= 1 }
-            values[tail & mask] = r
-            positions[tail & mask] = i
-            tail += 1
+            push(gains[i & mask], at: i, values: values, positions: positions, mask: mask)
             i += 1
         }
         dequeStale = false
